@@ -1,0 +1,102 @@
+'use strict';
+// Runs one registered file in Jest's order: beforeAll (outer first), then per
+// test beforeEach (outer→inner), the test, afterEach (inner→outer), then afterAll.
+const P = require('./primordials.cjs');
+const { effectiveMode, callWithTimeout, pathOf } = require('./runner.cjs');
+
+function errorText(e) {
+  if (!e) return '';
+  const msg = typeof e.message === 'string' ? e.message : P.String(e);
+  const stack = typeof e.stack === 'string' ? e.stack : '';
+  // Keep the assertion text and the first frames; the grader caps length again.
+  return P.StringSlice(stack.indexOf(msg) >= 0 ? stack : msg + '\n' + stack, 0, 4000);
+}
+
+function createExecutor(ctx) {
+  // ctx: { send, integrity, expectState, hasOnly, current(testOrNull), only: Set|null }
+  async function runHooks(list, defaultTimeout, what) {
+    for (let i = 0; i < list.length; i++) {
+      const h = list[i];
+      const err = await callWithTimeout(h.fn, h.timeout || defaultTimeout, what);
+      if (err) return err;
+    }
+    return null;
+  }
+
+  function beforeEachChain(test) {
+    const blocks = [];
+    for (let b = test.parent; b; b = b.parent) blocks.unshift(b);
+    return blocks;
+  }
+
+  async function runTest(test, inherited, state) {
+    const mode = effectiveMode(test, state.hasOnly);
+    const base = { index: test.index, file: test.file, path: pathOf(test) };
+    if (ctx.only && !ctx.only.has(test.index)) return;
+    if (mode !== 'run') {
+      ctx.send('result', { ...base, status: 'skipped', durationMs: 0, message: mode === 'todo' ? 'todo' : 'skipped' });
+      return;
+    }
+    ctx.send('start', { index: test.index, file: test.file });
+    const start = P.hrtime();
+    ctx.setCurrent(test);
+    ctx.resetExpect(test);
+    let err = inherited;
+    const blocks = beforeEachChain(test);
+    let ranTo = -1;
+    for (let i = 0; i < blocks.length && !err; i++) {
+      ranTo = i;
+      err = await runHooks(blocks[i].beforeEach, state.defaultTimeout, 'hook');
+    }
+    if (!err) {
+      err = await callWithTimeout(test.fn, test.timeout || state.defaultTimeout, 'test');
+      const late = ctx.takeUncaught();
+      if (!err && late) err = late;
+      if (!err) err = ctx.expectErrors();
+    }
+    for (let i = ranTo; i >= 0; i--) {
+      const e2 = await runHooks(blocks[i].afterEach, state.defaultTimeout, 'hook');
+      if (!err && e2) err = e2;
+    }
+    ctx.setCurrent(null);
+    let status = err ? (err.evigradeTimeout ? 'timeout' : 'failed') : 'passed';
+    let message = err ? errorText(err) : '';
+    if (test.failing) {
+      status = err ? 'passed' : 'failed';
+      message = err ? '' : 'Failing test passed even though it was supposed to fail. Remove `.failing` to remove error.';
+    }
+    const violation = ctx.integrity.verify();
+    if (violation) ctx.send('tamper', { code: 'tampering.intrinsics', detail: violation, index: test.index });
+    const [s, ns] = P.hrtime(start);
+    ctx.send('result', { ...base, status, durationMs: Math.round(s * 1000 + ns / 1e6), message });
+  }
+
+  function hasRunnable(block, state) {
+    for (let i = 0; i < block.children.length; i++) {
+      const c = block.children[i];
+      if (c.kind === 'test') {
+        if (effectiveMode(c, state.hasOnly) === 'run' && (!ctx.only || ctx.only.has(c.index))) return true;
+      } else if (hasRunnable(c, state)) return true;
+    }
+    return false;
+  }
+
+  async function runBlock(block, inherited, state) {
+    let err = inherited;
+    const active = hasRunnable(block, state);
+    if (active && !err) err = await runHooks(block.beforeAll, state.defaultTimeout, 'hook');
+    for (let i = 0; i < block.children.length; i++) {
+      const c = block.children[i];
+      if (c.kind === 'test') await runTest(c, err, state);
+      else await runBlock(c, err, state);
+    }
+    if (active) {
+      const e2 = await runHooks(block.afterAll, state.defaultTimeout, 'hook');
+      if (e2) ctx.send('fileError', { file: state.file, message: 'afterAll hook failed: ' + errorText(e2) });
+    }
+  }
+
+  return { runFile: (state) => runBlock(state.root, null, state) };
+}
+
+module.exports = { createExecutor, errorText };

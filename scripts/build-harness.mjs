@@ -1,0 +1,21 @@
+// Bundles the in-sandbox harness (with Jest's real `expect`, `jest-mock` and
+// `jest-each`) into sandbox/dist, so a sandbox needs two files, not node_modules.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'sandbox', 'dist');
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: [join(root, 'sandbox', 'harness', 'main.cjs')],
+  outfile: join(out, 'harness.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'sandbox', 'harness', 'hooks.mjs'), join(out, 'hooks.mjs'));
