@@ -1,0 +1,69 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { EvigradeError } from '../../domain/errors.js';
+import { RubricSchema, type Rubric, type TestFile } from '../../domain/rubric.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
+import { entryFileName } from './intake.js';
+
+const SUPPORTED_LANGUAGES = new Set(['javascript']);
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+/** `rubric.yaml: limits.timeout_ms: expected number, received string` — one line per problem. */
+export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((i) => `${file}: ${i.path.length ? i.path.map(String).join('.') : '(top level)'}: ${i.message}`)
+    .join('\n');
+}
+
+async function readText(path: string, what: string, rubricPath: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new EvigradeError(code === 'ENOENT' ? 'RUBRIC_NOT_FOUND' : 'RUBRIC_INVALID', `${rubricPath}: ${what} "${path}" cannot be read (${code ?? 'error'})`);
+  }
+}
+
+/** Loads, validates (once, strictly) and freezes a rubric with its hidden tests. */
+export async function loadRubric(path: string): Promise<Rubric> {
+  const abs = resolve(path);
+  const text = await readText(abs, 'rubric file', path);
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new EvigradeError('RUBRIC_INVALID', doc.errors.map((e) => `${path}: YAML: ${e.message.split('\n')[0]}`).join('\n'));
+  }
+  const parsed = RubricSchema.safeParse(doc.toJS());
+  if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(path, parsed.error.issues));
+  const spec = parsed.data;
+  if (!SUPPORTED_LANGUAGES.has(spec.language)) {
+    throw new EvigradeError('RUBRIC_INVALID', `${path}: language: "${spec.language}" is not supported yet (supported: javascript)`);
+  }
+  const dir = dirname(abs);
+  const tests: TestFile[] = [];
+  const seen = new Set<string>([entryFileName(spec.entry)]);
+  for (const [i, rel] of spec.tests.entries()) {
+    const source = await readText(resolve(dir, rel), `tests.${i}`, path);
+    const name = basename(rel);
+    if (seen.has(name)) throw new EvigradeError('RUBRIC_INVALID', `${path}: tests.${i}: "${name}" collides with another test file or the entry`);
+    seen.add(name);
+    tests.push({ name, source, sha256: sha256(source) });
+  }
+  let referenceDir: string | null = null;
+  if (spec.reference) {
+    referenceDir = resolve(dir, spec.reference);
+    await stat(referenceDir).catch(() => {
+      throw new EvigradeError('RUBRIC_NOT_FOUND', `${path}: reference: "${spec.reference}" does not exist`);
+    });
+  }
+  const hash = sha256(canonicalJson({ spec, tests: tests.map((t) => [t.name, t.sha256]) }));
+  return deepFreeze({ spec, path: abs, sha256: hash, tests, referenceDir });
+}

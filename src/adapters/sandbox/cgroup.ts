@@ -1,0 +1,167 @@
+import { access, mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Per-job control groups: the only limits on memory (including Buffers outside
+ * V8's heap) and on process count that bind when the grader runs as root
+ * (RLIMIT_NPROC does not). Supports cgroup v1 (memory + pids hierarchies) and
+ * v2 (one unified tree). When neither is writable, limits are reported as not
+ * enforced rather than silently assumed.
+ */
+export interface JobCgroup {
+  readonly version: 'v1' | 'v2';
+  add(pid: number): Promise<void>;
+  memoryLimitHit(): Promise<boolean>;
+  killAll(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+const ROOT = '/sys/fs/cgroup';
+const GROUP = 'evigrade';
+
+async function writable(p: string): Promise<boolean> {
+  try {
+    await access(p, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function cgroupVersion(): Promise<'v1' | 'v2' | null> {
+  if (await writable(join(ROOT, 'memory')) && await writable(join(ROOT, 'pids'))) return 'v1';
+  try {
+    const controllers = await readFile(join(ROOT, 'cgroup.controllers'), 'utf8');
+    if (controllers.includes('memory') && controllers.includes('pids') && await writable(ROOT)) return 'v2';
+  } catch {
+    // not a v2 root
+  }
+  return null;
+}
+
+async function tryWrite(file: string, value: string): Promise<boolean> {
+  try {
+    await writeFile(file, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function procs(dir: string): Promise<number[]> {
+  try {
+    return (await readFile(join(dir, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function killDirs(dirs: string[]): Promise<void> {
+  for (let round = 0; round < 20; round++) {
+    let alive = 0;
+    for (const d of dirs) {
+      for (const pid of await procs(d)) {
+        alive++;
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    if (alive === 0) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function removeDirs(dirs: string[]): Promise<void> {
+  await killDirs(dirs);
+  for (const d of dirs) {
+    for (let i = 0; i < 50; i++) {
+      try {
+        await rmdir(d);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+  }
+}
+
+export async function createJobCgroup(name: string, memoryBytes: number, pids: number): Promise<JobCgroup | null> {
+  const version = await cgroupVersion();
+  if (version === 'v1') {
+    const mem = join(ROOT, 'memory', GROUP, name);
+    const pid = join(ROOT, 'pids', GROUP, name);
+    await mkdir(mem, { recursive: true });
+    await mkdir(pid, { recursive: true });
+    await writeFile(join(mem, 'memory.limit_in_bytes'), String(memoryBytes));
+    await tryWrite(join(mem, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
+    await writeFile(join(pid, 'pids.max'), String(pids));
+    return {
+      version,
+      add: async (p) => {
+        await writeFile(join(mem, 'cgroup.procs'), String(p));
+        await writeFile(join(pid, 'cgroup.procs'), String(p));
+      },
+      memoryLimitHit: async () => {
+        const oom = await readFile(join(mem, 'memory.oom_control'), 'utf8').catch(() => '');
+        const m = /oom_kill\s+(\d+)/.exec(oom);
+        if (m) return Number(m[1]) > 0;
+        return Number(await readFile(join(mem, 'memory.failcnt'), 'utf8').catch(() => '0')) > 0;
+      },
+      killAll: () => killDirs([mem, pid]),
+      remove: () => removeDirs([mem, pid]),
+    };
+  }
+  if (version === 'v2') {
+    const parent = join(ROOT, GROUP);
+    await mkdir(parent, { recursive: true });
+    await tryWrite(join(ROOT, 'cgroup.subtree_control'), '+memory +pids');
+    await tryWrite(join(parent, 'cgroup.subtree_control'), '+memory +pids');
+    const dir = join(parent, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'memory.max'), String(memoryBytes));
+    await tryWrite(join(dir, 'memory.swap.max'), '0');
+    await writeFile(join(dir, 'pids.max'), String(pids));
+    return {
+      version,
+      add: (p) => writeFile(join(dir, 'cgroup.procs'), String(p)),
+      memoryLimitHit: async () => /oom_kill\s+[1-9]/.test(await readFile(join(dir, 'memory.events'), 'utf8').catch(() => '')),
+      killAll: async () => {
+        if (!(await tryWrite(join(dir, 'cgroup.kill'), '1'))) await killDirs([dir]);
+      },
+      remove: () => removeDirs([dir]),
+    };
+  }
+  return null;
+}
+
+/** Removes job cgroups left by a grader process that no longer exists. */
+export async function sweepStaleCgroups(): Promise<number> {
+  const version = await cgroupVersion();
+  const parents = version === 'v1' ? [join(ROOT, 'memory', GROUP), join(ROOT, 'pids', GROUP)] : version === 'v2' ? [join(ROOT, GROUP)] : [];
+  let removed = 0;
+  for (const parent of parents) {
+    const names = await readdir(parent, { withFileTypes: true }).catch(() => []);
+    for (const d of names) {
+      if (!d.isDirectory()) continue;
+      const owner = Number(d.name.split('-')[0]);
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) continue;
+      await removeDirs([join(parent, d.name)]);
+      removed++;
+    }
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { EvigradeError } from '../../domain/errors.js';
+import { createJobCgroup, type JobCgroup } from './cgroup.js';
+import { createFrameParser } from './frames.js';
+import { processTree } from './proc-tree.js';
+import { materialiseRoot, SANDBOX_ROOT } from './rootfs.js';
+import { JOB_ENV, type BackendDef, type RawRun, type SandboxJob } from './types.js';
+
+const MB = 1024 * 1024;
+/** Result frames are small; a job flooding fd 3 is treated like an output flood. */
+const FRAME_BYTES_CAP = 16 * MB;
+let jobCounter = 0;
+/** Kill switches of the jobs running now, for Ctrl-C and shutdown. */
+const active = new Set<() => void>();
+
+/** Kills every running job; their runs reject (an interrupted job is no evidence about the student). */
+export function killAllJobs(): void {
+  for (const k of active) k();
+}
+
+export interface RunnerDeps {
+  readonly base: string;
+  readonly rootfs: string;
+}
+
+/** Lays out a fresh job directory the job itself can never write. */
+async function prepareJobDir(def: BackendDef, deps: RunnerDeps, job: SandboxJob, jobDir: string): Promise<void> {
+  await mkdir(jobDir, { recursive: true, mode: 0o755 });
+  if (def.needsRootTree) await materialiseRoot(deps.rootfs, jobDir);
+  const sub = join(jobDir, SANDBOX_ROOT);
+  await mkdir(sub, { recursive: true, mode: 0o755 });
+  for (const f of job.files) {
+    const dest = join(sub, f.path);
+    await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
+    await writeFile(dest, f.content, { flag: 'wx', mode: 0o644 });
+  }
+}
+
+function nodeArgs(job: SandboxJob): string[] {
+  const heap = Math.max(32, Math.floor(job.limits.memory_mb * 0.75));
+  return [`--max-old-space-size=${heap}`, '--max-semi-space-size=16', '--unhandled-rejections=warn'];
+}
+
+function prlimitWrap(file: string, args: string[], job: SandboxJob): { file: string; args: string[] } {
+  const l = job.limits;
+  const fsize = l.file_size_kb * 1024;
+  return {
+    file: 'prlimit',
+    args: [`--nofile=${l.open_files}:${l.open_files}`, `--fsize=${fsize}:${fsize}`, '--core=0:0', `--nproc=${l.pids}:${l.pids}`, '--', file, ...args],
+  };
+}
+
+export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: SandboxJob): Promise<RawRun> {
+  const id = `${process.pid}-${++jobCounter}-${randomBytes(4).toString('hex')}`;
+  const jobDir = join(deps.base, 'jobs', id);
+  let cgroup: JobCgroup | null = null;
+  try {
+    await prepareJobDir(def, deps, job, jobDir);
+    cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
+    const uid = 200_000 + (jobCounter % 50_000);
+    const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: nodeArgs(job), uid });
+    const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
+    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup);
+  } finally {
+    if (cgroup) await cgroup.remove().catch(() => undefined);
+    await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+interface Capture {
+  stdout: Buffer[];
+  stderr: Buffer[];
+  bytes: number;
+}
+
+function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null): Promise<RawRun> {
+  const key = randomBytes(32).toString('hex');
+  const parser = createFrameParser(key);
+  const started = performance.now();
+  const cap = job.limits.output_kb * 1024;
+  const out: Capture = { stdout: [], stderr: [], bytes: 0 };
+  let timedOut = false;
+  let interrupted = false;
+  let outputLimitHit = false;
+  let frameBytes = 0;
+
+  const child = spawn(cmd.file, cmd.args, {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    env: cmd.env,
+    detached: true,
+  });
+  const kill = (): void => {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // group already gone
+    }
+    void cgroup?.killAll();
+  };
+  const interrupt = (): void => {
+    interrupted = true;
+    kill();
+  };
+  active.add(interrupt);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, job.limits.timeout_ms);
+
+  const capture = (which: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    const room = cap - out.bytes;
+    if (room > 0) out[which].push(chunk.subarray(0, room));
+    out.bytes += chunk.length;
+    if (out.bytes > cap && !outputLimitHit) {
+      outputLimitHit = true;
+      kill();
+    }
+  };
+  (child.stdout as Readable).on('data', capture('stdout'));
+  (child.stderr as Readable).on('data', capture('stderr'));
+  (child.stdin as Writable).on('error', () => undefined); // the job may close stdin early
+
+  let pending = '';
+  let payloadSent = false;
+  const results = child.stdio[3] as Readable;
+  results.on('data', (chunk: Buffer) => {
+    frameBytes += chunk.length;
+    if (frameBytes > FRAME_BYTES_CAP) {
+      if (!outputLimitHit) {
+        outputLimitHit = true;
+        kill();
+      }
+      return;
+    }
+    pending += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      parser.push(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+      if (parser.helloSeen && !payloadSent) {
+        payloadSent = true;
+        void confine(child.pid as number, cgroup).then(
+          () => (child.stdin as Writable).end(JSON.stringify({ ...job.payload, key })),
+          () => kill(),
+        );
+      }
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      active.delete(interrupt);
+      reject(new EvigradeError('SANDBOX_FAILED', `could not start the sandbox (${cmd.file}): ${err.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      active.delete(interrupt);
+      // Anything the job left behind (daemons holding our pipes) dies with it.
+      kill();
+      const finish = async (): Promise<void> => {
+        if (interrupted) return reject(new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader'));
+        const memoryLimitHit = (await cgroup?.memoryLimitHit().catch(() => false)) ?? false;
+        resolve({
+          frames: parser.frames,
+          rejectedFrames: parser.rejected,
+          exitCode: code,
+          signal,
+          timedOut,
+          outputLimitHit,
+          memoryLimitHit,
+          stdout: Buffer.concat(out.stdout).toString('utf8'),
+          stderr: Buffer.concat(out.stderr).toString('utf8'),
+          wallMs: Math.round(performance.now() - started),
+        });
+      };
+      // Let the pipes drain, but never wait on a descendant that keeps them open.
+      let done = false;
+      const go = (): void => {
+        if (done) return;
+        done = true;
+        for (const s of [child.stdout, child.stderr, results]) s?.destroy();
+        void finish();
+      };
+      results.once('close', () => setImmediate(go));
+      setTimeout(go, 200);
+    });
+  });
+}
+
+/** Moves the job's processes into its cgroup before any student code exists. */
+async function confine(pid: number, cgroup: JobCgroup | null): Promise<void> {
+  if (!cgroup) return;
+  for (const p of await processTree(pid)) await cgroup.add(p);
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EvigradeError } from '../../domain/errors.js';
+import { bwrap } from './bwrap.js';
+import { sweepStaleCgroups } from './cgroup.js';
+import { runInSandbox } from './process-runner.js';
+import { ensureRootfs } from './rootfs.js';
+import type { Availability, BackendDef, BackendId, RawRun, SandboxJob } from './types.js';
+import { unsafe } from './unsafe.js';
+import { unshare } from './unshare.js';
+
+/** Every process backend, keyed by id; adding one is one file and one line. */
+export const BACKENDS = { bwrap, unshare, unsafe } satisfies Record<Exclude<BackendId, 'docker'>, BackendDef>;
+export type ProcessBackendId = keyof typeof BACKENDS;
+export const SANDBOX_CHOICES = ['auto', 'bwrap', 'unshare'] as const;
+export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
+/** Strongest first. */
+const AUTO_ORDER: ProcessBackendId[] = ['bwrap', 'unshare'];
+
+export interface Sandbox {
+  readonly backend: BackendDef;
+  run(job: SandboxJob): Promise<RawRun>;
+  close(): void;
+}
+
+const availabilityCache = new Map<string, Promise<Availability>>();
+export const availability = (id: ProcessBackendId): Promise<Availability> => {
+  if (!availabilityCache.has(id)) availabilityCache.set(id, BACKENDS[id].available());
+  return availabilityCache.get(id) as Promise<Availability>;
+};
+
+export async function chooseBackend(choice: SandboxChoice): Promise<BackendDef> {
+  if (choice !== 'auto') {
+    const a = await availability(choice);
+    if (!a.ok) throw new EvigradeError('SANDBOX_UNAVAILABLE', `sandbox backend "${choice}" is not available: ${a.reason}`);
+    return BACKENDS[choice];
+  }
+  const reasons: string[] = [];
+  for (const id of AUTO_ORDER) {
+    const a = await availability(id);
+    if (a.ok) return BACKENDS[id];
+    reasons.push(`${id}: ${a.reason}`);
+  }
+  throw new EvigradeError(
+    'SANDBOX_UNAVAILABLE',
+    `no sandbox backend that can isolate is available (${reasons.join('; ')}). Install bubblewrap (apt-get install bubblewrap), ` +
+      'or run as root for the unshare backend. To run trusted code without isolation, pass --unsafe-no-sandbox.',
+  );
+}
+
+/** Opens a sandbox: picks the backend, builds the job root file system in a private work dir. */
+export async function openSandbox(choice: SandboxChoice, harnessDir: string): Promise<Sandbox> {
+  const backend = await chooseBackend(choice);
+  await sweepStaleCgroups().catch(() => 0);
+  const base = mkdtempSync(join(tmpdir(), 'evigrade-'));
+  const cleanup = (): void => rmSync(base, { recursive: true, force: true });
+  process.once('exit', cleanup);
+  const rootfs = await ensureRootfs(base, harnessDir);
+  return {
+    backend,
+    run: (job) => runInSandbox(backend, { base, rootfs }, job),
+    close: () => {
+      process.removeListener('exit', cleanup);
+      cleanup();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chmod, copyFile, link, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { sha256 } from '../../util/hash.js';
+
+const run = promisify(execFile);
+
+export const SANDBOX_NODE = '/usr/bin/node';
+export const SANDBOX_HARNESS = '/evigrade/harness.cjs';
+export const SANDBOX_ROOT = '/job/sub';
+
+/** The shared libraries the node binary needs, as absolute paths. */
+async function sharedLibraries(nodePath: string): Promise<string[]> {
+  const { stdout } = await run('ldd', [nodePath], { env: { PATH: '/usr/bin:/bin' } });
+  const libs = new Set<string>();
+  for (const line of stdout.split('\n')) {
+    const m = /=>\s*(\/\S+)/.exec(line) ?? /^\s*(\/\S+)\s+\(/.exec(line);
+    if (m?.[1]) libs.add(m[1]);
+  }
+  return [...libs];
+}
+
+/** Hard-links (or copies) the real file behind src. Never chmods a hard link: that would change the host's file. */
+async function place(src: string, dest: string, mode: number): Promise<void> {
+  await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
+  const real = await realpath(src);
+  try {
+    await link(real, dest);
+  } catch {
+    await copyFile(real, dest);
+    await chmod(dest, mode);
+  }
+}
+
+/**
+ * A minimal root file system for jobs: the node binary, its libraries and the
+ * harness; nothing else of the host. Built once per content hash, atomically.
+ * Both process backends and the Docker image use this same tree.
+ */
+export async function ensureRootfs(base: string, harnessDir: string): Promise<string> {
+  const nodePath = process.execPath;
+  const harness = await readFile(join(harnessDir, 'harness.cjs'));
+  const hooks = await readFile(join(harnessDir, 'hooks.mjs'));
+  const libs = await sharedLibraries(nodePath);
+  const key = sha256(Buffer.concat([harness, hooks, Buffer.from(`${nodePath}|${process.version}|${libs.join(',')}`)])).slice(0, 16);
+  const dir = join(base, `rootfs-${key}`);
+  if (await exists(join(dir, '.complete'))) return dir;
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  await mkdir(tmp, { recursive: true, mode: 0o755 });
+  await place(nodePath, join(tmp, SANDBOX_NODE), 0o755);
+  for (const lib of libs) await place(lib, join(tmp, lib), 0o755);
+  await place(join(harnessDir, 'harness.cjs'), join(tmp, SANDBOX_HARNESS), 0o644);
+  await place(join(harnessDir, 'hooks.mjs'), join(tmp, dirname(SANDBOX_HARNESS), 'hooks.mjs'), 0o644);
+  for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
+  await writeFile(join(tmp, '.complete'), '');
+  try {
+    await rename(tmp, dir);
+  } catch {
+    await rm(tmp, { recursive: true, force: true }); // another process won the race
+  }
+  return dir;
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Hard-links the rootfs tree into a job directory (for chroot-based backends). */
+export async function materialiseRoot(rootfs: string, jobDir: string): Promise<void> {
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const src = join(dir, entry.name);
+      const dest = join(jobDir, relative(rootfs, src));
+      if (entry.isDirectory()) {
+        await mkdir(dest, { recursive: true, mode: 0o755 });
+        await walk(src);
+      } else if (entry.isFile() && entry.name !== '.complete') {
+        await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
+        await link(src, dest);
+      }
+    }
+  };
+  await walk(rootfs);
+}

@@ -1,0 +1,87 @@
+import type { Limits } from '../../domain/rubric.js';
+import type { SubmissionFile } from '../../domain/submission.js';
+
+export type BackendId = 'bwrap' | 'unshare' | 'docker' | 'unsafe';
+
+/** What the in-sandbox harness receives on stdin (the channel key is added by the runner). */
+export interface HarnessPayload {
+  readonly mode: 'run' | 'collect';
+  readonly root: string;
+  readonly entry: string | null;
+  readonly tests: readonly { readonly name: string; readonly source: string }[];
+  /** Per test file, the indices to run (a resumed run after a kill); null runs all. */
+  readonly only: Readonly<Record<string, readonly number[]>> | null;
+  readonly stubNames: readonly string[];
+}
+
+export interface SandboxJob {
+  readonly files: readonly SubmissionFile[];
+  readonly payload: HarnessPayload;
+  readonly limits: Limits;
+}
+
+export interface Frame {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/** Everything observed from outside the job. Nothing here was taken on the job's word
+ * except authenticated frames. */
+export interface RawRun {
+  readonly frames: readonly Frame[];
+  readonly rejectedFrames: number;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly outputLimitHit: boolean;
+  readonly memoryLimitHit: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly wallMs: number;
+}
+
+export interface Availability {
+  readonly ok: boolean;
+  readonly reason: string;
+}
+
+/** How each backend turns a prepared job directory into an argv. */
+export interface BackendDef {
+  readonly id: BackendId;
+  readonly isolates: boolean;
+  /** What the backend protects against and what it does not (shown in reports and DESIGN.md). */
+  readonly description: string;
+  available(): Promise<Availability>;
+  /** argv (no shell) to run `node harness` for a job whose files are in jobDir. */
+  command(ctx: CommandContext): SandboxCommand;
+  /** Whether the job's root must be materialised as a full directory tree (chroot). */
+  readonly needsRootTree: boolean;
+}
+
+export interface SandboxCommand {
+  readonly file: string;
+  readonly args: string[];
+  /** Environment of the launched process (backends that cannot clear it themselves). */
+  readonly env?: Record<string, string>;
+  /** Where the submission appears to the harness (only differs for the unsafe backend). */
+  readonly root?: string;
+}
+
+export const JOB_ENV: Readonly<Record<string, string>> = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/tmp',
+  LANG: 'C.UTF-8',
+  TZ: 'UTC',
+  FORCE_COLOR: '0',
+  NO_COLOR: '1',
+};
+
+export interface CommandContext {
+  readonly rootfs: string;
+  readonly jobDir: string;
+  readonly limits: Limits;
+  readonly nodeArgs: readonly string[];
+  /** A host uid/gid no other concurrent job uses (for backends that switch uid). */
+  readonly uid: number;
+}

@@ -1,0 +1,33 @@
+import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { probe } from './probe.js';
+import { JOB_ENV, type BackendDef } from './types.js';
+
+// util-linux unshare cannot bind-mount, so the job's root is a chroot into a
+// per-job tree of hard links (node, its libraries, the harness, the submission),
+// all owned by root and unwritable by the job. The job runs as a host uid no
+// other concurrent job uses; being chrooted, it cannot create user namespaces.
+export const unshare: BackendDef = {
+  id: 'unshare',
+  isolates: true,
+  needsRootTree: true,
+  description:
+    'util-linux unshare (root only): pid, net, ipc, uts and mount namespaces; chroot into a per-job tree holding only node, the harness and ' +
+    'the submission, none of it writable; a distinct unprivileged host uid per job (capabilities dropped by setuid); cgroup memory and pids ' +
+    'limits; rlimits. No writable /tmp at all.',
+  async available() {
+    if (process.getuid?.() !== 0) return { ok: false, reason: 'the unshare backend needs root (it chroots and switches uid)' };
+    return probe('unshare', ['--pid', '--fork', '--kill-child', '--mount', '--net', '--ipc', '--uts', '--setuid=65534', '--setgid=65534', '--', '/bin/true'],
+      'util-linux unshare is not installed');
+  },
+  command(ctx) {
+    return {
+      file: 'unshare',
+      args: [
+        '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--net', '--ipc', '--uts',
+        `--root=${ctx.jobDir}`, `--wd=${SANDBOX_ROOT}`, `--setuid=${ctx.uid}`, `--setgid=${ctx.uid}`,
+        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS,
+      ],
+      env: { ...JOB_ENV },
+    };
+  },
+};

@@ -1,0 +1,117 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './adapters/fs/atomic.js';
+import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
+import { EvigradeError } from './domain/errors.js';
+import { ReportSchema, type Report } from './domain/report.js';
+import type { Rubric } from './domain/rubric.js';
+import type { Submission } from './domain/submission.js';
+import { asEvigradeError, failedReport, gradeSubmission, type GradePorts } from './pipeline.js';
+import type { ExpectedTest } from './stages/test-run.js';
+import { gradesCsv, summarise } from './stages/summary.js';
+
+export interface BatchOptions {
+  readonly submissionsDir: string;
+  readonly outDir: string;
+  readonly concurrency: number;
+  readonly force: boolean;
+}
+
+export interface BatchEvents {
+  start(total: number, reused: number): void;
+  done(id: string, report: Report, reused: boolean): void;
+}
+
+export interface BatchResult {
+  readonly reports: Report[];
+  readonly graded: number;
+  readonly reused: number;
+  readonly interrupted: boolean;
+}
+
+interface Entry {
+  readonly id: string;
+  readonly path: string;
+  readonly invalidName: string | null;
+}
+
+async function listEntries(dir: string): Promise<Entry[]> {
+  const dirents = await readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    throw new EvigradeError('USAGE', `submissions folder "${dir}" cannot be read (${e.code ?? e.message})`);
+  });
+  const seen = new Set<string>();
+  const out: Entry[] = [];
+  for (const d of dirents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (d.name.startsWith('.')) continue;
+    let id = submissionIdFromName(d.name, d.isFile());
+    const invalid = id === null ? `the name ${JSON.stringify(d.name)} is not a safe submission id` : null;
+    id ??= `invalid-name-${out.length + 1}`;
+    if (seen.has(id)) id = `${id}${d.isFile() ? '-file' : '-dir'}`;
+    seen.add(id);
+    out.push({ id, path: join(dir, d.name), invalidName: invalid });
+  }
+  return out;
+}
+
+/** A report already on disk counts as done if it is valid and for the same rubric and submission. */
+async function reusable(path: string, rubric: Rubric, sub: Submission): Promise<Report | null> {
+  try {
+    const r = ReportSchema.parse(JSON.parse(await readFile(path, 'utf8')));
+    return r.status !== 'error' && r.rubric.sha256 === rubric.sha256 && r.submission.sha256 === sub.sha256 ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [], sha256: '' });
+
+async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts, opts: BatchOptions): Promise<{ report: Report; reused: boolean }> {
+  const fail = (sub: Submission, err: EvigradeError): Report => failedReport(sub, rubric, expected, err, { ...ports, backend: ports.sandbox.backend.id });
+  if (e.invalidName) return { report: fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`)), reused: false };
+  let sub: Submission;
+  try {
+    sub = await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry);
+  } catch (err) {
+    return { report: fail(emptySubmission(e.id), asEvigradeError(err)), reused: false };
+  }
+  const out = join(opts.outDir, `${e.id}.json`);
+  if (!opts.force) {
+    const prior = await reusable(out, rubric, sub);
+    if (prior) return { report: prior, reused: true };
+  }
+  try {
+    return { report: await gradeSubmission(sub, rubric, expected, ports), reused: false };
+  } catch (err) {
+    return { report: fail(sub, asEvigradeError(err)), reused: false };
+  }
+}
+
+/**
+ * Grades every submission in a folder with bounded concurrency. One bad
+ * submission never stops the batch; each report is written atomically as soon
+ * as it exists, so an interrupted batch resumes where it stopped.
+ */
+export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: GradePorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
+  await mkdir(opts.outDir, { recursive: true });
+  const entries = await listEntries(opts.submissionsDir);
+  const reports: Report[] = [];
+  let reused = 0;
+  let next = 0;
+  events.start(entries.length, 0);
+  const worker = async (): Promise<void> => {
+    while (!signal.aborted && next < entries.length) {
+      const e = entries[next++] as Entry;
+      const { report, reused: wasReused } = await gradeEntry(e, rubric, expected, ports, opts);
+      if (signal.aborted && !wasReused && report.status === 'error') return; // killed by the interrupt: leave it for the re-run
+      if (!wasReused) await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
+      else reused++;
+      reports.push(report);
+      events.done(e.id, report, wasReused);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, entries.length)) }, worker));
+  const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.sandbox.backend.id, ports.now());
+  await writeFileAtomic(join(opts.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFileAtomic(join(opts.outDir, 'grades.csv'), gradesCsv(reports));
+  return { reports, graded: reports.length - reused, reused, interrupted: signal.aborted };
+}

@@ -1,0 +1,23 @@
+import cliProgress from 'cli-progress';
+import type { Logger } from 'pino';
+import type { BatchEvents } from '../batch.js';
+
+/** A progress bar with ETA on a terminal; one JSON log line per submission otherwise. */
+export function progressReporter(log: Logger, tty: boolean): BatchEvents & { stop(): void } {
+  if (!tty) {
+    return {
+      start: (total) => log.info({ total }, 'batch started'),
+      done: (id, r, reused) => log.info({ submission: id, status: r.status, final: r.scores.final, flags: r.flags.map((f) => f.code), reused }, 'submission done'),
+      stop: () => undefined,
+    };
+  }
+  const bar = new cliProgress.SingleBar(
+    { format: ' grading [{bar}] {value}/{total} | ETA {eta_formatted} | {last}', hideCursor: true, stream: process.stderr },
+    cliProgress.Presets.shades_classic,
+  );
+  return {
+    start: (total) => bar.start(total, 0, { last: '' }),
+    done: (id, r, reused) => bar.increment(1, { last: `${id}: ${r.status} ${r.scores.final}${reused ? ' (kept)' : ''}` }),
+    stop: () => bar.stop(),
+  };
+}

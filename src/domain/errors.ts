@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * The one error table. Codes are stable API: reports, CLI messages and HTTP
+ * bodies carry them, and DESIGN.md lists them (a test keeps the two in sync).
+ * `http` is the status the service answers with; `exit` the CLI exit code.
+ */
+export const ERROR_TABLE = {
+  USAGE: { http: 400, exit: 2, summary: 'The command line or request is malformed.' },
+  CONFIG_INVALID: { http: 500, exit: 2, summary: 'The configuration file or environment is invalid.' },
+  RUBRIC_NOT_FOUND: { http: 404, exit: 2, summary: 'The rubric file or id does not exist.' },
+  RUBRIC_INVALID: { http: 400, exit: 2, summary: 'The rubric fails validation; the message names the file, field path and expectation.' },
+  RUBRIC_TESTS_INVALID: { http: 400, exit: 2, summary: 'The hidden tests cannot be collected (syntax error, no tests, unknown weight or edge-case name).' },
+  REFERENCE_FAILED: { http: 422, exit: 3, summary: 'The reference solution does not pass every hidden test.' },
+  INTAKE_EMPTY: { http: 400, exit: 0, summary: 'The submission holds no gradable file.' },
+  INTAKE_SYMLINK: { http: 400, exit: 0, summary: 'The submission contains a symbolic link.' },
+  INTAKE_HARDLINK: { http: 400, exit: 0, summary: 'The submission contains a file with more than one hard link.' },
+  INTAKE_SPECIAL_FILE: { http: 400, exit: 0, summary: 'The submission contains a device, FIFO or socket.' },
+  INTAKE_PATH_INVALID: { http: 400, exit: 0, summary: 'A file path is absolute, escapes the submission, or uses forbidden characters.' },
+  INTAKE_FORBIDDEN_FILE: { http: 400, exit: 0, summary: 'The submission contains node_modules, a package manager config, or a native addon.' },
+  INTAKE_BINARY: { http: 400, exit: 0, summary: 'A file is binary (contains NUL bytes).' },
+  INTAKE_NOT_UTF8: { http: 400, exit: 0, summary: 'A file is not valid UTF-8 text.' },
+  INTAKE_TOO_MANY_FILES: { http: 413, exit: 0, summary: 'The submission has more files than the rubric allows.' },
+  INTAKE_TOO_LARGE: { http: 413, exit: 0, summary: 'The submission (or one file) is larger than the rubric allows.' },
+  SANDBOX_UNAVAILABLE: { http: 503, exit: 4, summary: 'No sandbox backend that can isolate is available; the message says what to install.' },
+  SANDBOX_FAILED: { http: 500, exit: 5, summary: 'The sandbox itself failed (not the submission): spawn error or broken harness protocol.' },
+  OUTPUT_FAILED: { http: 500, exit: 5, summary: 'A report could not be written.' },
+  INTERNAL: { http: 500, exit: 70, summary: 'An unexpected internal error.' },
+} as const satisfies Record<string, { http: number; exit: number; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_TABLE) as [ErrorCode, ...ErrorCode[]]);
+
+export class EvigradeError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'EvigradeError';
+    this.code = code;
+    this.details = details;
+  }
+  get http(): number {
+    return ERROR_TABLE[this.code].http;
+  }
+}
+
+export const isEvigradeError = (e: unknown): e is EvigradeError => e instanceof EvigradeError;
+
+/** Intake errors are the student's data, not the machine's failure. */
+export const isSubmissionError = (code: ErrorCode): boolean => code.startsWith('INTAKE_');

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { ErrorCodeSchema } from './errors.js';
+
+export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
+export const TestStatusSchema = z.enum(TEST_STATUSES);
+export type TestStatus = z.infer<typeof TestStatusSchema>;
+
+export const TestResultSchema = z
+  .object({
+    id: z.string().regex(/^T\d+$/),
+    name: z.string(),
+    path: z.array(z.string()),
+    file: z.string(),
+    status: TestStatusSchema,
+    durationMs: z.number().nonnegative(),
+    message: z.string(),
+    weight: z.number().positive(),
+    edgeCase: z.boolean(),
+  })
+  .strict();
+export type TestResult = z.infer<typeof TestResultSchema>;
+
+export const SANDBOX_EVENTS = [
+  'timeout', 'memory_limit', 'output_limit', 'crash', 'incomplete', 'tampering', 'process_exit', 'blocked_module', 'resumed',
+] as const;
+export const SandboxEventSchema = z
+  .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })
+  .strict();
+export type SandboxEvent = z.infer<typeof SandboxEventSchema>;
+
+export const EvidenceItemSchema = z.union([
+  z.object({ id: z.string().regex(/^T\d+$/), kind: z.literal('test'), name: z.string(), status: TestStatusSchema, weight: z.number(), edgeCase: z.boolean(), message: z.string() }).strict(),
+  z.object({ id: z.string().regex(/^S\d+$/), kind: z.literal('sandbox'), event: z.enum(SANDBOX_EVENTS), detail: z.string() }).strict(),
+]);
+export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
+
+export const FlagSchema = z
+  .object({ code: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/), severity: z.enum(['info', 'warning', 'critical']), message: z.string(), evidence: z.array(z.string()) })
+  .strict();
+export type Flag = z.infer<typeof FlagSchema>;
+
+const score = z.number().min(0).max(10).nullable();
+export const DeterministicScoresSchema = z
+  .object({ correctness: score, edge_cases: score, style: score, complexity: score, total: z.number().min(0).max(10) })
+  .strict();
+export type DeterministicScores = z.infer<typeof DeterministicScoresSchema>;
+
+export const ReportSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    status: z.enum(['graded', 'rejected', 'error']),
+    submission: z
+      .object({
+        id: z.string(),
+        sha256: z.string(),
+        files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative() }).strict()),
+        ignored: z.array(z.string()),
+      })
+      .strict(),
+    rubric: z.object({ id: z.string(), title: z.string(), sha256: z.string() }).strict(),
+    sandbox: z
+      .object({
+        backend: z.string(),
+        limits: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+        runs: z.number().int().nonnegative(),
+        violations: z.array(SandboxEventSchema),
+      })
+      .strict(),
+    tests: z.array(TestResultSchema),
+    evidence: z.object({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/), items: z.array(EvidenceItemSchema) }).strict(),
+    scores: z
+      .object({
+        deterministic: DeterministicScoresSchema,
+        llm: z.null(),
+        final: z.number().min(0).max(10),
+        basis: z.string(),
+      })
+      .strict(),
+    flags: z.array(FlagSchema),
+    judge: z.null(),
+    timings: z.record(z.string(), z.number().nonnegative()),
+    errors: z.array(z.object({ code: ErrorCodeSchema, message: z.string() }).strict()),
+    tools: z.record(z.string(), z.string()),
+    generatedAt: z.string(),
+  })
+  .strict();
+export type Report = z.infer<typeof ReportSchema>;
+
+export const SummarySchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    rubric: z.object({ id: z.string(), sha256: z.string() }).strict(),
+    count: z.number().int(),
+    graded: z.number().int(),
+    rejected: z.number().int(),
+    errored: z.number().int(),
+    meanFinal: z.number(),
+    flagged: z.array(z.string()),
+    submissions: z.array(
+      z.object({ id: z.string(), status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int() }).strict(),
+    ),
+    sandbox: z.string(),
+    generatedAt: z.string(),
+  })
+  .strict();
+export type Summary = z.infer<typeof SummarySchema>;

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+export const LimitsSchema = z
+  .object({
+    timeout_ms: positiveInt.min(200).max(600_000).default(10_000).describe('wall clock for one sandboxed run'),
+    test_timeout_ms: positiveInt.max(600_000).default(5_000).describe("per-test timeout, as Jest's default"),
+    memory_mb: positiveInt.min(64).max(16_384).default(512),
+    output_kb: positiveInt.max(65_536).default(256).describe('stdout+stderr bytes kept per run'),
+    pids: positiveInt.min(8).max(4_096).default(64),
+    open_files: positiveInt.min(32).max(65_536).default(256),
+    file_size_kb: positiveInt.max(1_048_576).default(1_024),
+    tmp_kb: positiveInt.max(1_048_576).default(8_192),
+    max_files: positiveInt.max(10_000).default(64),
+    max_bytes: positiveInt.max(100_000_000).default(1_000_000),
+  })
+  .strict();
+
+const unit = z.number().min(0).max(1);
+export const CriteriaSchema = z
+  .object({ correctness: unit.default(0.6), edge_cases: unit.default(0.2), style: unit.default(0.1), complexity: unit.default(0.1) })
+  .strict()
+  .refine((c) => Math.abs(c.correctness + c.edge_cases + c.style + c.complexity - 1) < 1e-6, {
+    message: 'criteria weights must sum to 1',
+  });
+
+export const BlendSchema = z
+  .object({ deterministic: unit.default(0.6), llm: unit.default(0.4), max_adjustment: z.number().min(0).max(10).default(2) })
+  .strict()
+  .refine((b) => Math.abs(b.deterministic + b.llm - 1) < 1e-6, { message: 'blend.deterministic + blend.llm must equal 1' });
+
+const relPath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), { message: 'must be a relative path without ".."' });
+
+export const RubricSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'),
+    title: z.string().min(1),
+    language: z.enum(['javascript', 'typescript', 'python']),
+    statement: z.string().min(1),
+    entry: z.string().regex(/^\.\/[A-Za-z0-9_.-]+$/, 'a sibling module such as "./leap" or "./leap.js"'),
+    tests: z.array(relPath).min(1),
+    weights: z.record(z.string(), z.number().positive()).default({}),
+    edge_cases: z.array(z.string().min(1)).default([]),
+    limits: LimitsSchema.default(LimitsSchema.parse({})),
+    criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
+    blend: BlendSchema.default(BlendSchema.parse({})),
+    complexity: z.object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) }).strict().optional(),
+    lint: z.record(z.string(), z.unknown()).optional(),
+    reference: relPath.optional(),
+  })
+  .strict();
+
+export type RubricSpec = z.infer<typeof RubricSchema>;
+export type Limits = z.infer<typeof LimitsSchema>;
+export type Criteria = z.infer<typeof CriteriaSchema>;
+
+export interface TestFile {
+  /** Name as the tests see it: a sibling of the entry in the submission root. */
+  readonly name: string;
+  readonly source: string;
+  readonly sha256: string;
+}
+
+/** A rubric as loaded from disk: validated, hashed, frozen. */
+export interface Rubric {
+  readonly spec: RubricSpec;
+  readonly path: string;
+  readonly sha256: string;
+  readonly tests: readonly TestFile[];
+  readonly referenceDir: string | null;
+}
+
+/** Does a rubric selector (exact name, or a describe path prefix) match a test name? */
+export const selectorMatches = (selector: string, name: string): boolean =>
+  name === selector || name.startsWith(`${selector} > `);

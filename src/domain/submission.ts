@@ -1,0 +1,14 @@
+/** A submission after intake: every file is checked UTF-8 text with a safe relative path. */
+export interface SubmissionFile {
+  readonly path: string;
+  readonly content: string;
+  readonly sha256: string;
+  readonly bytes: number;
+}
+export interface Submission {
+  readonly id: string;
+  readonly files: readonly SubmissionFile[];
+  readonly sha256: string;
+  /** Files present but deliberately not given to the job (package configs, node_modules...). */
+  readonly ignored: readonly string[];
+}

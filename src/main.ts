@@ -1,0 +1,131 @@
+// Composition root: the only file that wires concrete adapters to the pipeline.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { readSubmission } from './adapters/fs/intake.js';
+import { loadRubric } from './adapters/fs/rubric-loader.js';
+import { killAllJobs } from './adapters/sandbox/process-runner.js';
+import { openSandbox, type Sandbox, type SandboxChoice } from './adapters/sandbox/registry.js';
+import { gradeBatch } from './batch.js';
+import { parseCheckArgs, parseGradeArgs } from './cli/args.js';
+import { progressReporter } from './cli/progress.js';
+import { ERROR_TABLE, EvigradeError, isEvigradeError } from './domain/errors.js';
+import { collectExpected, gradeSubmission, type GradePorts } from './pipeline.js';
+import { sha256 } from './util/hash.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
+
+/** Documented in README "Exit codes". */
+export const EXIT = { ok: 0, someErrored: 1, usage: 2, referenceFailed: 3, interrupted: 130 } as const;
+
+function tools(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const expectPkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'expect', 'package.json'), 'utf8')) as { version: string };
+  return {
+    evigrade: pkg.version,
+    node: process.version,
+    harness: sha256(readFileSync(join(HARNESS_DIR, 'harness.cjs'))).slice(0, 16),
+    expect: expectPkg.version,
+  };
+}
+
+async function withSandbox<T>(choice: SandboxChoice, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
+  const sandbox = await openSandbox(choice, HARNESS_DIR);
+  const ports: GradePorts = { sandbox, now: () => new Date(), tools: tools(), maxResumes: 2 };
+  try {
+    return await fn(sandbox, ports);
+  } finally {
+    sandbox.close();
+  }
+}
+
+async function gradeCommand(argv: string[]): Promise<number> {
+  const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
+  const tty = process.stderr.isTTY === true;
+  const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
+  const rubric = await loadRubric(args.rubric);
+  return withSandbox(args.sandbox, async (sandbox, ports) => {
+    log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates, rubric: rubric.spec.id }, 'sandbox ready');
+    if (!sandbox.backend.isolates) log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
+    const expected = await collectExpected(rubric, sandbox);
+    const controller = new AbortController();
+    const onSignal = (): void => {
+      controller.abort();
+      killAllJobs();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const progress = progressReporter(log, tty);
+    try {
+      const opts = { submissionsDir: args.submissions, outDir: args.out, concurrency: args.concurrency, force: args.force };
+      const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
+      progress.stop();
+      const errored = res.reports.filter((r) => r.status === 'error').length;
+      const line = `${res.reports.length} submissions: ${res.graded} graded now, ${res.reused} kept from an earlier run, ${errored} with grader errors -> ${args.out}`;
+      if (tty) process.stdout.write(`${line}\n`);
+      log.info({ graded: res.graded, reused: res.reused, errored, out: args.out }, 'batch finished');
+      if (res.interrupted) return EXIT.interrupted;
+      return errored > 0 ? EXIT.someErrored : EXIT.ok;
+    } finally {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
+  });
+}
+
+async function checkRubricCommand(argv: string[]): Promise<number> {
+  const args = parseCheckArgs(argv);
+  const rubric = await loadRubric(args.rubric);
+  return withSandbox(args.sandbox, async (sandbox, ports) => {
+    const expected = await collectExpected(rubric, sandbox);
+    process.stdout.write(`${args.rubric}: valid; ${expected.length} hidden tests in ${rubric.tests.length} file(s); sandbox ${sandbox.backend.id}\n`);
+    if (!rubric.referenceDir) {
+      process.stdout.write('warning: no reference solution; add `reference:` so the tests themselves are checked\n');
+      return EXIT.ok;
+    }
+    const sub = await readSubmission(rubric.referenceDir, 'reference', rubric.spec.limits, rubric.spec.entry);
+    const report = await gradeSubmission(sub, rubric, expected, ports);
+    const bad = report.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped');
+    if (bad.length > 0 || report.flags.some((f) => f.severity === 'critical')) {
+      const lines = bad.map((t) => `  ${t.id} ${t.status}: ${t.name}\n    ${t.message.split('\n')[0] ?? ''}`);
+      throw new EvigradeError('REFERENCE_FAILED', `${args.rubric}: the reference solution fails ${bad.length} of ${report.tests.length} tests:\n${lines.join('\n')}`);
+    }
+    process.stdout.write(`reference solution passes all ${report.tests.length} tests (score ${report.scores.final}/10)\n`);
+    return EXIT.ok;
+  });
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  grade: gradeCommand,
+  'check-rubric': checkRubricCommand,
+};
+
+const HELP = `evigrade — evidence-grounded code grading
+
+  evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir>
+        [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--unsafe-no-sandbox]
+  evigrade check-rubric <rubric.yaml>
+
+Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,
+3 reference solution fails, 4 no sandbox available, 5 sandbox failure, 130 interrupted.
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(HELP);
+    return cmd ? EXIT.ok : EXIT.usage;
+  }
+  const handler = COMMANDS[cmd];
+  try {
+    if (!handler) throw new EvigradeError('USAGE', `unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')}); serve, report and verify arrive with later issues`);
+    return await handler(rest);
+  } catch (e) {
+    if (!isEvigradeError(e)) throw e;
+    process.stderr.write(`evigrade: error ${e.code}: ${e.message}\n`);
+    return ERROR_TABLE[e.code].exit;
+  }
+}

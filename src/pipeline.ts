@@ -1,0 +1,108 @@
+// The only place that knows stage order:
+// intake → collect (once per rubric) → sandboxed runs (resumed after a kill) →
+// interpretation → scores → evidence → report.
+import type { Sandbox } from './adapters/sandbox/registry.js';
+import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
+import type { HarnessPayload, RawRun } from './adapters/sandbox/types.js';
+import { EvigradeError, isEvigradeError } from './domain/errors.js';
+import type { Report } from './domain/report.js';
+import { selectorMatches, type Rubric } from './domain/rubric.js';
+import type { Submission } from './domain/submission.js';
+import { foldAttempt, newAttemptState, onlyMap, settle } from './stages/attempts.js';
+import { assembleReport, testName, toTestResults } from './stages/report.js';
+import { interpretRun, type ExpectedTest } from './stages/test-run.js';
+import { importedNames } from './stages/imports.js';
+
+export interface GradePorts {
+  readonly sandbox: Sandbox;
+  readonly now: () => Date;
+  readonly tools: Record<string, string>;
+  /** Extra runs after a test takes the job down (each gets the full time limit). */
+  readonly maxResumes: number;
+}
+
+const ms = (since: number): number => Math.round(performance.now() - since);
+
+function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayload['only']): HarnessPayload {
+  return {
+    mode,
+    root: SANDBOX_ROOT,
+    entry: mode === 'run' ? rubric.spec.entry : null,
+    tests: rubric.tests.map((t) => ({ name: t.name, source: t.source })),
+    only,
+    stubNames: mode === 'collect' ? importedNames(rubric.tests.map((t) => t.source)) : [],
+  };
+}
+
+/**
+ * Learns the tests that must report, from the hidden tests alone (the
+ * submission is replaced by a stub), so nothing a submission does can change
+ * the expected set.
+ */
+export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise<ExpectedTest[]> {
+  const limits = { ...rubric.spec.limits, timeout_ms: Math.max(rubric.spec.limits.timeout_ms, 30_000) };
+  const run = await sandbox.run({ files: [], payload: payload(rubric, 'collect', null), limits });
+  const expected: ExpectedTest[] = [];
+  const problems: string[] = [];
+  for (const f of run.frames) {
+    if (f.type !== 'collected') continue;
+    const d = f.data as { file: string; tests: { index: number; path: string[] }[]; error: string | null };
+    if (d.error) problems.push(`${d.file}: cannot be loaded: ${d.error.split('\n')[0]}`);
+    for (const t of d.tests) expected.push({ file: d.file, index: t.index, path: t.path });
+  }
+  if (!run.frames.some((f) => f.type === 'done')) {
+    problems.push(`collecting the tests did not finish (exit ${run.exitCode ?? run.signal}): ${run.stderr.slice(0, 500)}`);
+  }
+  if (problems.length === 0 && expected.length === 0) problems.push('the test files register no tests');
+  const names = expected.map(testName);
+  for (const sel of [...Object.keys(rubric.spec.weights), ...rubric.spec.edge_cases]) {
+    if (!names.some((n) => selectorMatches(sel, n))) problems.push(`"${sel}" (in weights or edge_cases) matches no test`);
+  }
+  if (problems.length > 0) throw new EvigradeError('RUBRIC_TESTS_INVALID', `${rubric.path}: ${problems.join('; ')}`);
+  return expected;
+}
+
+function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']; shadowed: string[] } {
+  const hidden = new Set(rubric.tests.map((t) => t.name));
+  return {
+    files: sub.files.filter((f) => !hidden.has(f.path)),
+    shadowed: sub.files.filter((f) => hidden.has(f.path)).map((f) => f.path),
+  };
+}
+
+/** Grades one submission. Student failures are data; only machine failures throw. */
+export async function gradeSubmission(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
+  const t0 = performance.now();
+  const state = newAttemptState();
+  const { files, shadowed } = jobFiles(sub, rubric);
+  if (shadowed.length > 0) {
+    state.flags.push({ code: 'intake.shadowed_test_file', severity: 'info', message: `submitted file(s) ${shadowed.join(', ')} share a hidden test's name and were replaced by it` });
+  }
+  let only: HarnessPayload['only'] = null;
+  for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
+    const run: RawRun = await ports.sandbox.run({ files, payload: payload(rubric, 'run', only), limits: rubric.spec.limits });
+    const next = foldAttempt(state, interpretRun(run, expected), run, expected, rubric.spec.limits);
+    if (!next) break;
+    if (attempt < ports.maxResumes) state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
+    only = onlyMap(next);
+  }
+  const testRunMs = ms(t0);
+  const tests = toTestResults(rubric, expected, settle(state, expected));
+  return assembleReport({
+    status: 'graded', submission: { ...sub }, rubric, backend: ports.sandbox.backend.id, runs: state.runs, tests,
+    events: state.events, flags: state.flags, errors: [], timings: { testRunMs, totalMs: ms(t0) }, tools: ports.tools, now: ports.now(),
+  });
+}
+
+/** A report for a submission that could not be graded (intake rejection or machine failure). */
+export function failedReport(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], err: EvigradeError, ports: Pick<GradePorts, 'now' | 'tools'> & { backend: string }): Report {
+  const status = err.code.startsWith('INTAKE_') ? 'rejected' : 'error';
+  const why = status === 'rejected' ? `not run: the submission was rejected at intake (${err.code})` : `not run: the grader failed (${err.code})`;
+  const tests = toTestResults(rubric, expected, expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })));
+  return assembleReport({
+    status, submission: sub, rubric, backend: ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], timings: {}, tools: ports.tools, now: ports.now(),
+  });
+}
+
+export const asEvigradeError = (e: unknown): EvigradeError =>
+  isEvigradeError(e) ? e : new EvigradeError('INTERNAL', e instanceof Error ? e.message : String(e));

@@ -1,0 +1,85 @@
+import type { EvigradeError } from '../domain/errors.js';
+import type { Flag, Report, SandboxEvent, TestResult } from '../domain/report.js';
+import type { Rubric } from '../domain/rubric.js';
+import { selectorMatches } from '../domain/rubric.js';
+import type { Submission } from '../domain/submission.js';
+import type { Observed, ExpectedTest } from './test-run.js';
+import { buildEvidence } from './evidence.js';
+import { deterministicScores } from './scores.js';
+
+export const testName = (t: ExpectedTest): string => t.path.join(' > ');
+
+export function weightOf(rubric: Rubric, name: string): number {
+  let w = 1;
+  for (const [sel, v] of Object.entries(rubric.spec.weights)) if (selectorMatches(sel, name)) w = v;
+  return w;
+}
+export const isEdgeCase = (rubric: Rubric, name: string): boolean => rubric.spec.edge_cases.some((sel) => selectorMatches(sel, name));
+
+export function toTestResults(rubric: Rubric, expected: readonly ExpectedTest[], observed: readonly Observed[]): TestResult[] {
+  return expected.map((t, i) => {
+    const o = observed[i] as Observed;
+    const name = testName(t);
+    return { id: `T${i + 1}`, name, path: [...t.path], file: t.file, status: o.status, durationMs: o.durationMs, message: o.message, weight: weightOf(rubric, name), edgeCase: isEdgeCase(rubric, name) };
+  });
+}
+
+const FLAG_EVENTS: Record<string, SandboxEvent['event'][]> = {
+  'sandbox.process_exit': ['process_exit'],
+  'sandbox.early_exit': ['incomplete'],
+};
+function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readonly SandboxEvent[]): Flag[] {
+  return flags.map((f) => {
+    const kinds = FLAG_EVENTS[f.code] ?? (f.code.startsWith('tampering.') ? ['tampering'] : []);
+    return { ...f, evidence: events.filter((e) => kinds.includes(e.event)).map((e) => e.id) };
+  });
+}
+
+export interface ReportInput {
+  readonly status: Report['status'];
+  readonly submission: Submission;
+  readonly rubric: Rubric;
+  readonly backend: string;
+  readonly runs: number;
+  readonly tests: readonly TestResult[];
+  readonly events: readonly Omit<SandboxEvent, 'id'>[];
+  readonly flags: readonly Omit<Flag, 'evidence'>[];
+  readonly errors: readonly EvigradeError[];
+  readonly timings: Record<string, number>;
+  readonly tools: Record<string, string>;
+  readonly now: Date;
+}
+
+const NOT_MEASURED = { style: null, complexity: null };
+
+/** Assembles the audit report. Pure: same input, same report. */
+export function assembleReport(input: ReportInput): Report {
+  const { rubric } = input;
+  const violations: SandboxEvent[] = input.events.map((e, i) => ({ id: `S${i + 1}`, ...e }));
+  const det = deterministicScores(input.tests, rubric.spec.criteria, NOT_MEASURED);
+  const basis = input.status === 'graded'
+    ? 'deterministic only: style and complexity are not measured yet, so the criteria weights renormalise over correctness and edge_cases; no LLM judge took part'
+    : `not graded (${input.status}): ${input.errors.map((e) => e.code).join(', ')}`;
+  const limits: Record<string, number | string | boolean> = { ...rubric.spec.limits };
+  return {
+    schemaVersion: 1,
+    status: input.status,
+    submission: {
+      id: input.submission.id,
+      sha256: input.submission.sha256,
+      files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
+      ignored: [...input.submission.ignored],
+    },
+    rubric: { id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256 },
+    sandbox: { backend: input.backend, limits, runs: input.runs, violations },
+    tests: [...input.tests],
+    evidence: buildEvidence(input.tests, violations),
+    scores: { deterministic: det, llm: null, final: input.status === 'graded' ? det.total : 0, basis },
+    flags: attachEvidence(input.flags, violations),
+    judge: null,
+    timings: input.timings,
+    errors: input.errors.map((e) => ({ code: e.code, message: e.message })),
+    tools: input.tools,
+    generatedAt: input.now.toISOString(),
+  };
+}

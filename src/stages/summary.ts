@@ -1,0 +1,48 @@
+import type { Report, Summary } from '../domain/report.js';
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+export function summarise(reports: readonly Report[], rubric: { id: string; sha256: string }, sandbox: string, now: Date): Summary {
+  const sorted = [...reports].sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1));
+  const graded = sorted.filter((r) => r.status === 'graded');
+  return {
+    schemaVersion: 1,
+    rubric,
+    count: sorted.length,
+    graded: graded.length,
+    rejected: sorted.filter((r) => r.status === 'rejected').length,
+    errored: sorted.filter((r) => r.status === 'error').length,
+    meanFinal: graded.length ? round2(graded.reduce((s, r) => s + r.scores.final, 0) / graded.length) : 0,
+    flagged: sorted.filter((r) => r.flags.some((f) => f.severity !== 'info')).map((r) => r.submission.id),
+    submissions: sorted.map((r) => ({
+      id: r.submission.id,
+      status: r.status,
+      final: r.scores.final,
+      total: r.scores.deterministic.total,
+      flags: r.flags.map((f) => f.code),
+      passed: r.tests.filter((t) => t.status === 'passed').length,
+      tests: r.tests.length,
+    })),
+    sandbox,
+    generatedAt: now.toISOString(),
+  };
+}
+
+/** Quote every cell; neutralise spreadsheet formulas (a cell starting with = + - @). */
+function cell(v: string | number | null): string {
+  let s = v === null ? '' : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+export function gradesCsv(reports: readonly Report[]): string {
+  const header = ['submission', 'status', 'correctness', 'edge_cases', 'style', 'complexity', 'total', 'final', 'passed', 'tests', 'flags'];
+  const rows = [...reports]
+    .sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1))
+    .map((r) => {
+      const d = r.scores.deterministic;
+      return [r.submission.id, r.status, d.correctness, d.edge_cases, d.style, d.complexity, d.total, r.scores.final,
+        r.tests.filter((t) => t.status === 'passed').length, r.tests.length, r.flags.map((f) => f.code).join(' ')].map(cell).join(',');
+    });
+  return `${[header.map(cell).join(','), ...rows].join('\n')}\n`;
+}

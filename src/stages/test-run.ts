@@ -1,0 +1,163 @@
+import type { Flag, SandboxEvent, TestStatus } from '../domain/report.js';
+import type { Frame, RawRun } from '../adapters/sandbox/types.js';
+
+/** A test the grader knows must report: collected from the hidden tests alone. */
+export interface ExpectedTest {
+  readonly file: string;
+  readonly index: number;
+  readonly path: readonly string[];
+}
+
+export interface Observed {
+  readonly status: TestStatus;
+  readonly durationMs: number;
+  readonly message: string;
+}
+
+export interface Interpretation {
+  /** Keyed by `${file}#${index}`; a missing key means the test did not report. */
+  readonly results: ReadonlyMap<string, Observed>;
+  readonly events: readonly Omit<SandboxEvent, 'id'>[];
+  readonly flags: readonly Omit<Flag, 'evidence'>[];
+  /** True when the job finished its run (authenticated `done` frame). */
+  readonly complete: boolean;
+  /** Tests started but never finished: the job died while they ran. */
+  readonly inFlight: readonly string[];
+  readonly untrusted: string | null;
+}
+
+export const keyOf = (t: { file: string; index: number }): string => `${t.file}#${t.index}`;
+
+interface FrameData {
+  file?: string;
+  index?: number;
+  path?: string[];
+  tests?: { index: number; path: string[] }[];
+  error?: string | null;
+  status?: TestStatus;
+  durationMs?: number;
+  message?: string;
+  code?: string;
+  detail?: string;
+}
+
+const MESSAGE_CAP = 4000;
+const cap = (s: string): string => (s.length > MESSAGE_CAP ? `${s.slice(0, MESSAGE_CAP)}… [truncated]` : s);
+const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+// Text a test reporter would print: if it appears on stdout it was printed by
+// the submission, which is harmless but worth an instructor's glance.
+const FAKE_REPORT = /^(?:not ok|ok) \d+\b|^\s*(?:✓|✔|√)\s|^PASS\s|^# (?:pass|fail) \d+|"type":"(?:result|done)"/m;
+
+/** Turns one sandbox run into per-test observations, events and flags. Pure. */
+export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): Interpretation {
+  const results = new Map<string, Observed>();
+  const events: Omit<SandboxEvent, 'id'>[] = [];
+  const flags: Omit<Flag, 'evidence'>[] = [];
+  const started = new Set<string>();
+  const byFile = groupByFile(expected);
+  let untrusted: string | null = null;
+  let complete = false;
+
+  for (const f of run.frames) {
+    const d = (f.data ?? {}) as FrameData;
+    switch (f.type) {
+      case 'collected':
+        untrusted = checkCollected(d, byFile, results, flags) ?? untrusted;
+        break;
+      case 'start':
+        started.add(keyOf(d as { file: string; index: number }));
+        break;
+      case 'result':
+        recordResult(d, byFile, results);
+        break;
+      case 'tamper':
+        untrusted = noteTamper(d, events, flags) ?? untrusted;
+        break;
+      case 'note':
+        if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail ?? ''}` });
+        break;
+      case 'fileError':
+        events.push({ event: 'crash', detail: cap(`${d.file ?? ''}: ${d.message ?? ''}`) });
+        break;
+      case 'fatal':
+        events.push({ event: 'crash', detail: cap(`harness error: ${d.message ?? ''}`) });
+        break;
+      case 'done':
+        complete = true;
+        break;
+      default:
+        break;
+    }
+  }
+  noteOutcome(run, complete, events, flags);
+  const inFlight = [...started].filter((k) => !results.has(k));
+  return { results, events, flags, complete, inFlight, untrusted };
+}
+
+function groupByFile(expected: readonly ExpectedTest[]): Map<string, ExpectedTest[]> {
+  const m = new Map<string, ExpectedTest[]>();
+  for (const t of expected) m.set(t.file, [...(m.get(t.file) ?? []), t]);
+  return m;
+}
+
+/** The job's registrations must equal the hidden tests exactly; else nothing from that file counts. */
+function checkCollected(d: FrameData, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>, flags: Omit<Flag, 'evidence'>[]): string | null {
+  const want = byFile.get(d.file ?? '') ?? [];
+  if (d.error) {
+    for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message: cap(d.error) });
+    return null;
+  }
+  const got = d.tests ?? [];
+  const same = got.length === want.length && want.every((t, i) => got[i]?.index === t.index && samePath(got[i]?.path ?? [], t.path));
+  if (same) return null;
+  const message = `untrusted: the tests registered in the job (${got.length}) differ from the hidden tests (${want.length})`;
+  for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message });
+  flags.push({ code: 'tampering.registration', severity: 'critical', message });
+  return message;
+}
+
+function recordResult(d: FrameData, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>): void {
+  const want = byFile.get(d.file ?? '') ?? [];
+  const t = want.find((x) => x.index === d.index);
+  // A result for a test we did not expect, or with another path, is ignored:
+  // the registration check has already flagged it.
+  if (!t || !samePath(t.path, d.path ?? []) || results.has(keyOf(t))) return;
+  results.set(keyOf(t), { status: d.status ?? 'error', durationMs: Math.max(0, d.durationMs ?? 0), message: cap(d.message ?? '') });
+}
+
+function noteTamper(d: FrameData, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): string | null {
+  const code = d.code ?? 'tampering.unknown';
+  const detail = d.detail ?? '';
+  if (code === 'process_exit_called') {
+    events.push({ event: 'process_exit', detail });
+    if (!flags.some((f) => f.code === 'sandbox.process_exit')) {
+      flags.push({ code: 'sandbox.process_exit', severity: 'warning', message: `${detail}; the harness refused it and kept testing` });
+    }
+    return null;
+  }
+  events.push({ event: 'tampering', detail: `${code}: ${detail}` });
+  if (!flags.some((f) => f.code === code)) flags.push({ code, severity: 'critical', message: detail });
+  return `${code}: ${detail}`;
+}
+
+function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
+  const heapOom = run.signal === 'SIGABRT' || run.exitCode === 134 ? /heap out of memory|Reached heap limit/.test(run.stderr) : false;
+  if (run.timedOut) events.push({ event: 'timeout', detail: `wall-clock limit reached after ${run.wallMs} ms; the whole process tree was killed` });
+  if (run.memoryLimitHit || heapOom) events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
+  if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
+  if (!complete && !run.timedOut && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
+    events.push({ event: 'incomplete', detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})` });
+    if (run.exitCode === 0) flags.push({ code: 'sandbox.early_exit', severity: 'warning', message: 'the job exited with code 0 before the harness finished; missing tests count as failed' });
+  }
+  if (run.rejectedFrames > 0) {
+    const message = `${run.rejectedFrames} unauthenticated line(s) were written to the results channel and ignored`;
+    events.push({ event: 'tampering', detail: message });
+    flags.push({ code: 'tampering.forged_frames', severity: 'critical', message });
+  }
+  if (FAKE_REPORT.test(run.stdout)) {
+    flags.push({ code: 'tampering.fake_report', severity: 'warning', message: 'the submission printed text that looks like test-reporter output; it was ignored' });
+  }
+}
+
+export type { Frame };
