@@ -30,7 +30,7 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
     entry: mode === 'run' ? rubric.spec.entry : null,
     tests: rubric.tests.map((t) => ({ name: t.name, source: t.source })),
     only,
-    stubNames: mode === 'collect' ? importedNames(rubric.tests.map((t) => t.source)) : [],
+    stubNames: importedNames(rubric.tests.map((t) => t.source)),
   };
 }
 

@@ -64,6 +64,17 @@ function stubSource() {
     valid.map((n) => `export const ${n} = s;`).join('\n');
 }
 
+// Jest (through Babel) lets an ESM test import any property of a CommonJS
+// module by name; Node only sees names its lexer can find. Wrapping gives the
+// names the tests import, the way Jest users expect.
+function cjsWrapper(url) {
+  const valid = cfg.stubNames.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+  return `import { createRequire } from 'node:module';\n` +
+    `const m = createRequire(${JSON.stringify(url)})(${JSON.stringify(fileURLToPath(url))});\n` +
+    `export default (m && m.__esModule && 'default' in m) ? m.default : m;\n` +
+    valid.map((n) => `export const ${n} = m == null ? undefined : m[${JSON.stringify(n)}];`).join('\n');
+}
+
 export async function load(url, context, nextLoad) {
   if (url === 'evigrade:jest-globals') {
     return { format: 'module', source: api('evigrade.jest', JEST_NAMES), shortCircuit: true };
@@ -76,5 +87,9 @@ export async function load(url, context, nextLoad) {
     const v = cfg.virtual[url];
     return { format: v.format, source: v.source, shortCircuit: true };
   }
-  return nextLoad(url, context);
+  const loaded = await nextLoad(url, context);
+  if (loaded.format === 'commonjs' && url.startsWith(cfg.rootUrl)) {
+    return { format: 'module', source: cjsWrapper(url), shortCircuit: true };
+  }
+  return loaded;
 }

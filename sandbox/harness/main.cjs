@@ -25,7 +25,7 @@ const integrity = createIntegrity();
 const matchers = globalThis[Symbol.for('$$jest-matchers-object')];
 let tamperSent = false;
 function tamper(code, detail) {
-  integrity.report(detail);
+  if (code === 'tampering.intrinsics') integrity.report(detail);
   if (tamperSent && code === 'tampering.intrinsics') return;
   if (code === 'tampering.intrinsics') tamperSent = true;
   send('tamper', { code, detail });

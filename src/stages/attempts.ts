@@ -45,7 +45,7 @@ export function foldAttempt(state: AttemptState, interp: Interpretation, run: Ra
   return remaining.length > 0 && progressed ? remaining : null;
 }
 
-/** Final status per expected test, in order; untrusted jobs keep no pass. */
+/** Final status per expected test, in order; untrusted jobs keep no verdict. */
 export function settle(state: AttemptState, expected: readonly ExpectedTest[]): Observed[] {
   return expected.map((t) => {
     const r = state.results.get(keyOf(t)) ?? {
@@ -53,8 +53,10 @@ export function settle(state: AttemptState, expected: readonly ExpectedTest[]): 
       durationMs: 0,
       message: 'no result: the job ended before this test reported',
     };
-    if (state.untrusted && r.status === 'passed') {
-      return { status: 'error' as const, durationMs: r.durationMs, message: `untrusted: ${state.untrusted}` };
+    // In a tampered job no verdict is evidence, pass or fail alike.
+    if (state.untrusted && r.status !== 'skipped') {
+      const was = r.message ? `\n(reported before discarding: ${r.status}: ${r.message.split('\n')[0]})` : `\n(reported before discarding: ${r.status})`;
+      return { status: 'error' as const, durationMs: r.durationMs, message: `untrusted: ${state.untrusted}${was}` };
     }
     return r;
   });

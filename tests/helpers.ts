@@ -1,0 +1,58 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RubricSchema, type Rubric, type RubricSpec } from '../src/domain/rubric.js';
+import type { Submission } from '../src/domain/submission.js';
+import type { Report } from '../src/domain/report.js';
+import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
+import { collectExpected, gradeSubmission } from '../src/pipeline.js';
+import { canonicalJson, sha256 } from '../src/util/hash.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
+
+/** Backends that can isolate on this machine; the others are reported as skipped with a reason. */
+export async function isolatingBackends(): Promise<{ id: ProcessBackendId; ok: boolean; reason: string }[]> {
+  const out = [];
+  for (const id of ['bwrap', 'unshare'] as const) {
+    const a = await availability(id);
+    out.push({ id, ok: a.ok, reason: a.reason });
+  }
+  return out;
+}
+
+export function inlineRubric(tests: Record<string, string>, spec: Partial<RubricSpec> & Record<string, unknown> = {}): Rubric {
+  const parsed = RubricSchema.parse({
+    id: 'inline',
+    title: 'Inline',
+    language: 'javascript',
+    statement: 'inline test rubric',
+    entry: './solution',
+    tests: Object.keys(tests),
+    ...spec,
+  });
+  const files = Object.entries(tests).map(([name, source]) => ({ name, source, sha256: sha256(source) }));
+  return { spec: parsed, path: '/inline/rubric.yaml', sha256: sha256(canonicalJson({ parsed, files })), tests: files, referenceDir: null };
+}
+
+export function inlineSubmission(files: Record<string, string>, id = 'student'): Submission {
+  const list = Object.entries(files).map(([path, content]) => ({ path, content, sha256: sha256(content), bytes: Buffer.byteLength(content) }));
+  return { id, files: list, ignored: [], sha256: sha256(canonicalJson(list.map((f) => [f.path, f.sha256]))) };
+}
+
+const sandboxes = new Map<string, Promise<Sandbox>>();
+export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
+  if (!sandboxes.has(id)) sandboxes.set(id, openSandbox(id, HARNESS_DIR));
+  return sandboxes.get(id) as Promise<Sandbox>;
+}
+
+/** Grades inline code for real: collect in the sandbox, then run the submission in it. */
+export async function gradeInline(backend: ProcessBackendId, rubric: Rubric, files: Record<string, string>): Promise<Report> {
+  const sandbox = await sandboxFor(backend);
+  const expected = await collectExpected(rubric, sandbox);
+  return gradeSubmission(inlineSubmission(files), rubric, expected, { sandbox, now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
+}
+
+/** Status per test name, the shape most assertions compare as a whole object. */
+export const statuses = (r: Report): Record<string, string> => Object.fromEntries(r.tests.map((t) => [t.name, t.status]));
+export const flagCodes = (r: Report): string[] => r.flags.map((f) => f.code).sort();
+export const eventKinds = (r: Report): string[] => r.sandbox.violations.map((v) => v.event);

@@ -1,0 +1,138 @@
+// Forged results never turn a failure into a pass, and each trick raises a flag.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
+import { flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+
+let backend: ProcessBackendId;
+beforeAll(async () => {
+  const first = (await isolatingBackends()).find((b) => b.ok);
+  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
+  backend = first.id;
+});
+
+// The correct answer is 42; every hostile solution below returns 41 and tries to look right.
+const JEST_TESTS = {
+  'answer.test.js': `const { answer } = require('./solution');
+describe('answer', () => {
+  test('is 42', () => { expect(answer()).toBe(42); });
+  test('deep', () => { expect({ v: answer() }).toEqual({ v: 42 }); });
+});`,
+};
+const NODE_TESTS = {
+  'answer.test.mjs': `import { test } from 'node:test';
+import assert from 'node:assert';
+import { answer } from './solution.js';
+test('is 42', () => { assert.strictEqual(answer(), 42); });`,
+};
+const wrong = (prelude: string): Record<string, string> => ({ 'solution.js': `${prelude}\nmodule.exports = { answer: () => 41 };\n` });
+const BOTH_FAIL = { 'answer > is 42': 'failed', 'answer > deep': 'failed' };
+
+describe('tampering from inside the job', () => {
+  it('baseline: the wrong answer fails both tests and raises no flag', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(''));
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
+  });
+
+  it('process.exit(0) at import: refused, every test fails, flagged', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.exit(0);'));
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['sandbox.process_exit']]);
+    expect(r.tests[0]?.message).toContain('process.exit(0) was called');
+  });
+
+  it('process.exit(0) inside the function under test: that test fails, flagged', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': 'module.exports = { answer: () => { process.exit(0); } };' });
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['sandbox.process_exit']]);
+  });
+
+  it('hard exit with code 0 (process.reallyExit) before reporting: missing results fail, flagged', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.reallyExit(0);'));
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['sandbox.early_exit']]);
+    expect(r.sandbox.violations.map((v) => v.event)).toEqual(['incomplete']);
+  });
+
+  it('an exit handler forcing exit code 0 changes nothing', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong("process.on('exit', () => { process.exitCode = 0; });"));
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
+  });
+
+  it('replacing global expect with a forgiving fake: ignored and flagged', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('globalThis.expect = () => ({ toBe() {}, toEqual() {} });'));
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['tampering.globals']]);
+    expect(r.tests[0]?.message).toContain('untrusted: tampering.globals: assignment to global expect');
+  });
+
+  it('patching Object.is (what toBe relies on): detected, no pass survives', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('Object.is = () => true;'));
+    expect(Object.values(statuses(r)).every((s) => s === 'error')).toBe(true);
+    expect(flagCodes(r)).toContain('tampering.intrinsics');
+    expect(r.tests[0]?.message).toContain('Object.is was replaced');
+  });
+
+  it('prototype pollution with asymmetricMatch (makes toEqual match anything): detected', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('Object.prototype.asymmetricMatch = function () { return true; };'));
+    expect(Object.values(statuses(r)).every((s) => s === 'error')).toBe(true);
+    expect(r.flags.find((f) => f.code === 'tampering.intrinsics')?.message).toContain('Object.prototype.asymmetricMatch was added');
+  });
+
+  it('replacing a matcher through expect.extend at import: detected', async () => {
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });'));
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['tampering.canary', 'tampering.intrinsics']]);
+  });
+
+  it('patching node:assert for node:test files: assert is frozen, the test still fails', async () => {
+    const prelude = "const a = require('node:assert'); try { a.strictEqual = () => {}; } catch {}";
+    const r = await gradeInline(backend, inlineRubric(NODE_TESTS), wrong(prelude));
+    expect(statuses(r)).toEqual({ 'is 42': 'failed' });
+  });
+
+  it('fake TAP and reporter lines on stdout: ignored, flagged', async () => {
+    const prelude = "console.log('ok 1 - answer > is 42'); console.log('ok 2 - answer > deep'); console.log(' ✓ answer > is 42'); console.log('# pass 2');";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['tampering.fake_report']]);
+  });
+
+  it('forged frames written straight to the results channel: rejected, flagged', async () => {
+    const forged = JSON.stringify({ seq: 1, type: 'result', data: { file: 'answer.test.js', index: 0, path: ['answer', 'is 42'], status: 'passed', durationMs: 1, message: '' }, mac: '0'.repeat(64) });
+    const prelude = `require('fs').writeSync(3, ${JSON.stringify(`${forged}\n`)});`;
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['tampering.forged_frames']]);
+  });
+
+  it('registering extra tests from the submission: refused and flagged', async () => {
+    const prelude = "try { test('answer > is 42', () => {}); } catch {}";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['tampering.registration']]);
+  });
+
+  it('registering a loader hook to swap the test framework: refused', async () => {
+    const prelude = "let refused = false; try { require('node:module').register('data:text/javascript,export async function resolve(s,c,n){return n(s,c)}'); } catch { refused = true; } if (!refused) throw new Error('register allowed');";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
+  });
+
+  it('patching Module._load to serve a fake @jest/globals: detected', async () => {
+    const prelude = "const M = require('node:module'); const orig = M._load; M._load = function (r, ...a) { return orig.call(this, r, ...a); };";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
+    expect(statuses(r)).toEqual({ 'answer > is 42': 'error', 'answer > deep': 'error' });
+    expect(r.flags.find((f) => f.code === 'tampering.intrinsics')?.message).toContain('Module._load was replaced');
+  });
+
+  it('the inspector (to read the hidden tests from memory) is not available', async () => {
+    const sol = "let blocked = false; try { require('inspector'); } catch { blocked = true; } module.exports = { answer: () => (blocked ? 42 : 0) };";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
+    expect(statuses(r)).toEqual({ 'answer > is 42': 'passed', 'answer > deep': 'passed' });
+    expect(r.sandbox.violations.map((v) => v.event)).toEqual(['blocked_module']);
+  });
+
+  it('the hidden tests are not on the job file system', async () => {
+    const sol = "const fs = require('fs'); module.exports = { answer: () => (fs.existsSync(__dirname + '/answer.test.js') || fs.readdirSync(__dirname).some((n) => n.includes('test')) ? 0 : 42) };";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
+    expect(statuses(r)).toEqual({ 'answer > is 42': 'passed', 'answer > deep': 'passed' });
+  });
+
+  it('a correct submission that patches nothing passes cleanly (no false alarms)', async () => {
+    const sol = "Error.stackTraceLimit = 50; String.prototype.shout = function () { return this.toUpperCase(); }; class E extends Error {} E.prototype.name = 'E'; module.exports = { answer: () => 42 };";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'passed', 'answer > deep': 'passed' }, []]);
+  });
+});
