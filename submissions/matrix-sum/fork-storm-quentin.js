@@ -1,5 +1,5 @@
-// Correct sums, but at import it spawns child processes in a loop, each of
-// which would spawn more; it reports how many it managed to start.
+// Correct sums, but at import it spawns 500 child processes in a loop, each of
+// which spawns another and stays alive; it prints how many it managed to start.
 const { spawn } = require('node:child_process');
 
 const started = [];
@@ -14,6 +14,7 @@ for (let i = 0; i < 500; i++) {
   }
 }
 console.log(`FORK-STORM started=${started.length} syncErrors=${JSON.stringify(errors)}`);
+process.on('exit', () => console.log(`FORK-STORM at exit: started=${started.length} errors=${JSON.stringify(errors)}`));
 
 function check(m) {
   if (!Array.isArray(m) || !m.every(Array.isArray) || !m.flat().every(Number.isFinite)) throw new TypeError('not a matrix');

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmod, copyFile, link, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { sha256 } from '../../util/hash.js';
 
@@ -45,7 +45,8 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   const libs = await sharedLibraries(nodePath);
   const key = sha256(Buffer.concat([harness, hooks, Buffer.from(`${nodePath}|${process.version}|${libs.join(',')}`)])).slice(0, 16);
   const dir = join(base, `rootfs-${key}`);
-  if (await exists(join(dir, '.complete'))) return dir;
+  // The tree is built under a temporary name and renamed: if the directory exists, it is complete.
+  if (await exists(dir)) return dir;
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(tmp, { recursive: true, mode: 0o755 });
   await place(nodePath, join(tmp, SANDBOX_NODE), 0o755);
@@ -53,7 +54,6 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   await place(join(harnessDir, 'harness.cjs'), join(tmp, SANDBOX_HARNESS), 0o644);
   await place(join(harnessDir, 'hooks.mjs'), join(tmp, dirname(SANDBOX_HARNESS), 'hooks.mjs'), 0o644);
   for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
-  await writeFile(join(tmp, '.complete'), '');
   try {
     await rename(tmp, dir);
   } catch {
@@ -80,7 +80,7 @@ export async function materialiseRoot(rootfs: string, jobDir: string): Promise<v
       if (entry.isDirectory()) {
         await mkdir(dest, { recursive: true, mode: 0o755 });
         await walk(src);
-      } else if (entry.isFile() && entry.name !== '.complete') {
+      } else if (entry.isFile()) {
         await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
         await link(src, dest);
       }
