@@ -1,0 +1,47 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createFrameParser } from '../../src/adapters/sandbox/frames.js';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { ser } = require('../../sandbox/harness/channel.cjs') as { ser: (v: unknown) => string };
+const key = 'k'.repeat(64);
+const frame = (seq: number, type: string, data: unknown, k = key): string => {
+  const body = ser(data);
+  const mac = createHmac('sha256', k).update(`${seq}|${type}|${body}`).digest('hex');
+  return `{"seq":${seq},"type":${JSON.stringify(type)},"data":${body},"mac":"${mac}"}`;
+};
+
+describe('results channel frames', () => {
+  it('accepts frames made with the key, in sequence', () => {
+    const p = createFrameParser(key);
+    p.push('{"seq":0,"type":"hello","data":null,"mac":""}');
+    p.push(frame(1, 'result', { status: 'passed', path: ['a', 'b > c'], n: 1.5 }));
+    p.push(frame(2, 'done', {}));
+    expect([p.helloSeen, p.rejected, p.frames]).toEqual([true, 0, [
+      { seq: 1, type: 'result', data: { status: 'passed', path: ['a', 'b > c'], n: 1.5 } },
+      { seq: 2, type: 'done', data: {} },
+    ]]);
+  });
+
+  it('rejects a wrong key, a replay, a skipped sequence number and junk', () => {
+    const p = createFrameParser(key);
+    p.push(frame(1, 'result', { status: 'passed' }, 'x'.repeat(64)));
+    p.push(frame(1, 'result', { status: 'failed' }));
+    p.push(frame(1, 'result', { status: 'failed' }));
+    p.push(frame(3, 'done', {}));
+    p.push('ok 1 - looks like TAP');
+    p.push('{"seq":2,"type":"result","data":{"status":"passed"},"mac":"' + '0'.repeat(64) + '"}');
+    expect([p.rejected, p.frames.length]).toEqual([5, 1]);
+  });
+
+  it('serialises without consulting polluted toJSON', () => {
+    const polluted = Object.prototype as unknown as { toJSON?: () => unknown };
+    polluted.toJSON = () => ({ status: 'passed' });
+    try {
+      expect(ser({ status: 'failed', list: [1, 'x', null] })).toBe('{"status":"failed","list":[1,"x",null]}');
+    } finally {
+      delete polluted.toJSON;
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
+
+function rubricDir(yaml: string, tests: Record<string, string> = { 'tests/a.test.js': "test('x', () => {});" }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'evigrade-rubric-'));
+  for (const [p, c] of Object.entries(tests)) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+  writeFileSync(join(dir, 'rubric.yaml'), yaml);
+  return join(dir, 'rubric.yaml');
+}
+const BASE = 'id: demo\ntitle: Demo\nlanguage: javascript\nstatement: Do it.\nentry: ./demo\ntests: [tests/a.test.js]\n';
+const error = async (path: string): Promise<{ code: string; message: string }> => {
+  try {
+    await loadRubric(path);
+  } catch (e) {
+    return e as { code: string; message: string };
+  }
+  throw new Error('rubric was accepted');
+};
+
+describe('rubric loading', () => {
+  it('loads, applies defaults, hashes and freezes', async () => {
+    const r = await loadRubric(rubricDir(BASE));
+    expect(r.spec.limits.timeout_ms).toBe(10000);
+    expect(r.spec.blend).toEqual({ deterministic: 0.6, llm: 0.4, max_adjustment: 2 });
+    expect(r.tests.map((t) => t.name)).toEqual(['a.test.js']);
+    expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.isFrozen(r.spec.limits)).toBe(true);
+  });
+
+  it.each([
+    ['a wrong type', `${BASE}limits:\n  timeout_ms: soon\n`, 'limits.timeout_ms: Invalid input: expected number, received string'],
+    ['an unknown key', `${BASE}colour: blue\n`, '(top level): Unrecognized key: "colour"'],
+    ['criteria not summing to 1', `${BASE}criteria: { correctness: 0.5, edge_cases: 0.2, style: 0.1, complexity: 0.1 }\n`, 'criteria: criteria weights must sum to 1'],
+    ['a bad entry', BASE.replace('./demo', 'demo.js'), 'entry: a sibling module such as "./leap" or "./leap.js"'],
+    ['a test path escaping the rubric', BASE.replace('[tests/a.test.js]', '[../x.js]'), 'tests.0: must be a relative path without ".."'],
+    ['YAML syntax', `${BASE}weights: [unclosed\n`, 'rubric.yaml: YAML:'],
+    ['a missing test file', BASE.replace('tests/a.test.js', 'tests/missing.test.js'), 'tests.0 '],
+    ['an unsupported language', BASE.replace('javascript', 'python'), 'language: "python" is not supported yet'],
+  ])('rejects %s naming the file and the field', async (_what, yaml, text) => {
+    const e = await error(rubricDir(yaml));
+    expect(['RUBRIC_INVALID', 'RUBRIC_NOT_FOUND']).toContain(e.code);
+    expect(e.message).toContain('rubric.yaml');
+    expect(e.message).toContain(text);
+  });
+});
