@@ -43,7 +43,7 @@ async function listEntries(dir: string): Promise<Entry[]> {
   const out: Entry[] = [];
   for (const d of dirents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (d.name.startsWith('.')) continue;
-    let id = submissionIdFromName(d.name, d.isFile());
+    let id = submissionIdFromName(d.name, !d.isDirectory());
     const invalid = id === null ? `the name ${JSON.stringify(d.name)} is not a safe submission id` : null;
     id ??= `invalid-name-${out.length + 1}`;
     if (seen.has(id)) id = `${id}${d.isFile() ? '-file' : '-dir'}`;

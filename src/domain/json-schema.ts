@@ -1,0 +1,6 @@
+import { z } from 'zod';
+import { ReportSchema, SummarySchema } from './report.js';
+
+/** The published JSON Schemas, generated from the same zod schemas the code validates with. */
+export const reportJsonSchema = (): unknown => z.toJSONSchema(ReportSchema, { target: 'draft-2020-12' });
+export const summaryJsonSchema = (): unknown => z.toJSONSchema(SummarySchema, { target: 'draft-2020-12' });
