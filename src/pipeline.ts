@@ -31,6 +31,8 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
     tests: rubric.tests.map((t) => ({ name: t.name, source: t.source })),
     only,
     stubNames: importedNames(rubric.tests.map((t) => t.source)),
+    testTimeoutMs: rubric.spec.limits.test_timeout_ms,
+    outputBytes: rubric.spec.limits.output_kb * 1024,
   };
 }
 

@@ -59,7 +59,7 @@ function createExecutor(ctx) {
       if (!err && e2) err = e2;
     }
     ctx.setCurrent(null);
-    let status = err ? (err.evigradeTimeout ? 'timeout' : 'failed') : 'passed';
+    let status = err ? (err.evigradeTimeout ? 'timeout' : err.evigradeStatus || 'failed') : 'passed';
     let message = err ? errorText(err) : '';
     if (test.failing) {
       status = err ? 'passed' : 'failed';

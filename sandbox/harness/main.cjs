@@ -97,9 +97,10 @@ if (assert.strict) P.ObjectFreeze(assert.strict);
 installGlobals({ jestApi, nodeTestApi, onWrite: (name) => tamper('tampering.globals', 'assignment to global ' + name) });
 const realExit = process.exit;
 process.exit = function exit(code) {
-  send('tamper', { code: 'process_exit_called', detail: 'process.exit(' + P.String(code) + ') called' });
+  send('tamper', { code: 'process_exit_called', detail: 'process.exit(' + P.String(code) + ') was called and refused (the call threw instead of exiting)' });
   throw new P.Error('process.exit(' + P.String(code) + ') was called; Evigrade does not let a submission end the test run');
 };
+installOutputCap(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024);
 const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked: (what) => send('note', { code: 'blocked_module', detail: what }) });
 integrity.watch('expect', expect, true);
 integrity.watch('jest-matchers', matchers.matchers, true);
@@ -111,6 +112,35 @@ process.on('uncaughtException', (err) => {
   else send('note', { code: 'uncaught_outside_test', detail: errorText(err) });
 });
 process.on('unhandledRejection', () => {});
+
+/**
+ * The output cap, counted in job time: beyond it, output is discarded and the
+ * running test fails at once, so the verdicts do not depend on how fast the
+ * grader drains the pipe. (Writes that bypass process.stdout are still capped
+ * by the grader, which kills the job.)
+ */
+function installOutputCap(cap) {
+  let used = 0;
+  let exceeded = false;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write;
+    stream.write = function cappedWrite(chunk, encoding, cb) {
+      const n = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? encoding : 'utf8') : (chunk && chunk.length) || 0;
+      used += n;
+      if (used <= cap) return P.ReflectApply(write, this, arguments);
+      if (!exceeded) {
+        exceeded = true;
+        send('limit', { code: 'output_limit', detail: 'output passed ' + cap + ' bytes; further output is discarded' });
+        const err = new P.Error('output limit exceeded: the test printed more than ' + cap + ' bytes');
+        err.evigradeStatus = 'error';
+        if (runner.active.finish) runner.active.finish(err);
+      }
+      const done = typeof encoding === 'function' ? encoding : cb;
+      if (typeof done === 'function') P.setImmediate(done);
+      return true;
+    };
+  }
+}
 
 main().then(
   () => realExit.call(process, 0),
@@ -128,7 +158,7 @@ async function main() {
   if (v0) tamper('tampering.intrinsics', v0);
   for (let i = 0; i < files.length; i++) {
     const file = files[i];
-    registry = runner.createRegistry(file.name, onIllegal);
+    registry = runner.createRegistry(file.name, onIllegal, payload.testTimeoutMs);
     currentState = registry.state;
     let loadErr = entryErr;
     if (!loadErr) {

@@ -26,9 +26,9 @@ function toName(v) {
   return P.String(v);
 }
 
-function createRegistry(file, onIllegal) {
+function createRegistry(file, onIllegal, defaultTimeout) {
   const root = newBlock('', null, 'normal');
-  const state = { file, root, current: root, open: false, hasOnly: false, tests: [], defaultTimeout: DEFAULT_TIMEOUT };
+  const state = { file, root, current: root, open: false, hasOnly: false, tests: [], defaultTimeout: defaultTimeout || DEFAULT_TIMEOUT };
 
   function guard(what) {
     if (!state.open) {

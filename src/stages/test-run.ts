@@ -74,6 +74,9 @@ export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): In
       case 'tamper':
         untrusted = noteTamper(d, events, flags) ?? untrusted;
         break;
+      case 'limit':
+        events.push({ event: 'output_limit', detail: d.detail ?? 'output limit reached' });
+        break;
       case 'note':
         if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail ?? ''}` });
         break;

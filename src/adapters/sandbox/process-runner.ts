@@ -82,6 +82,9 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
   const parser = createFrameParser(key);
   const started = performance.now();
   const cap = job.limits.output_kb * 1024;
+  // The harness enforces the cap in job time; this backstop (for writes that
+  // bypass process.stdout) kills the job and stops taking its results.
+  const killAt = 2 * cap + 64 * 1024;
   const out: Capture = { stdout: [], stderr: [], bytes: 0 };
   let timedOut = false;
   let interrupted = false;
@@ -115,7 +118,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     const room = cap - out.bytes;
     if (room > 0) out[which].push(chunk.subarray(0, room));
     out.bytes += chunk.length;
-    if (out.bytes > cap && !outputLimitHit) {
+    if (out.bytes > killAt && !outputLimitHit) {
       outputLimitHit = true;
       kill();
     }
@@ -136,6 +139,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
       }
       return;
     }
+    if (outputLimitHit) return; // results after a flood cannot be ordered against it
     pending += chunk.toString('utf8');
     let nl: number;
     while ((nl = pending.indexOf('\n')) >= 0) {
@@ -157,37 +161,42 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
       active.delete(interrupt);
       reject(new EvigradeError('SANDBOX_FAILED', `could not start the sandbox (${cmd.file}): ${err.message}`));
     });
+    let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let settled = false;
+    const settle = (): void => {
+      if (settled || !exitInfo) return;
+      settled = true;
+      for (const s of [child.stdout, child.stderr, results]) s?.destroy();
+      void finish(exitInfo.code, exitInfo.signal);
+    };
+    const finish = async (code: number | null, signal: NodeJS.Signals | null): Promise<void> => {
+      if (interrupted) return reject(new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader'));
+      const memoryLimitHit = (await cgroup?.memoryLimitHit().catch(() => false)) ?? false;
+      resolve({
+        frames: parser.frames,
+        rejectedFrames: parser.rejected,
+        exitCode: code,
+        signal,
+        timedOut,
+        outputLimitHit,
+        memoryLimitHit,
+        stdout: Buffer.concat(out.stdout).toString('utf8'),
+        stderr: Buffer.concat(out.stderr).toString('utf8'),
+        wallMs: Math.round(performance.now() - started),
+      });
+    };
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       active.delete(interrupt);
-      // Anything the job left behind (daemons holding our pipes) dies with it.
+      exitInfo = { code, signal };
+      // Anything the job left behind (daemons holding our pipes) dies with it;
+      // 'close' then follows once the pipes drain, with a fallback if it never does.
       kill();
-      const finish = async (): Promise<void> => {
-        if (interrupted) return reject(new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader'));
-        const memoryLimitHit = (await cgroup?.memoryLimitHit().catch(() => false)) ?? false;
-        resolve({
-          frames: parser.frames,
-          rejectedFrames: parser.rejected,
-          exitCode: code,
-          signal,
-          timedOut,
-          outputLimitHit,
-          memoryLimitHit,
-          stdout: Buffer.concat(out.stdout).toString('utf8'),
-          stderr: Buffer.concat(out.stderr).toString('utf8'),
-          wallMs: Math.round(performance.now() - started),
-        });
-      };
-      // Let the pipes drain, but never wait on a descendant that keeps them open.
-      let done = false;
-      const go = (): void => {
-        if (done) return;
-        done = true;
-        for (const s of [child.stdout, child.stderr, results]) s?.destroy();
-        void finish();
-      };
-      results.once('close', () => setImmediate(go));
-      setTimeout(go, 200);
+      setTimeout(settle, 250).unref();
+    });
+    child.on('close', (code, signal) => {
+      exitInfo ??= { code, signal };
+      settle();
     });
   });
 }

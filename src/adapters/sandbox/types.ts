@@ -12,6 +12,10 @@ export interface HarnessPayload {
   /** Per test file, the indices to run (a resumed run after a kill); null runs all. */
   readonly only: Readonly<Record<string, readonly number[]>> | null;
   readonly stubNames: readonly string[];
+  /** Jest's default per-test timeout unless the rubric changes it. */
+  readonly testTimeoutMs: number;
+  /** Output the harness lets through before failing the running test. */
+  readonly outputBytes: number;
 }
 
 export interface SandboxJob {
