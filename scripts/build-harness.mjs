@@ -19,3 +19,4 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(join(root, 'sandbox', 'harness', 'hooks.mjs'), join(out, 'hooks.mjs'));
+copyFileSync(join(root, 'sandbox', 'harness', 'boot.cjs'), join(out, 'boot.cjs'));

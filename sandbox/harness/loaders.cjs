@@ -8,6 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
+const importer = globalThis[Symbol.for('evigrade.import')] || ((url) => import(url));
+
 const ESM_SYNTAX = /^\s*(import\s*[\w*{'"$]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 const BLOCKED = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
 const FRAMEWORK_CJS = new Set(['@jest/globals', 'vitest']);
@@ -30,6 +32,36 @@ function resolveEntry(abs) {
   return abs;
 }
 
+// An ESM import of a relative path without an extension, which only the hooks resolve.
+const EXTENSIONLESS_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*)['"]\.{1,2}\/(?:[^'"]*\/)?[^'"./]+['"]/m;
+
+function studentNeedsHooks(root) {
+  const stack = [root];
+  let seen = 0;
+  while (stack.length > 0 && seen < 512) {
+    const dir = stack.pop();
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      seen++;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else if (/\.(m?js)$/.test(e.name)) {
+        try {
+          if (EXTENSIONLESS_IMPORT.test(fs.readFileSync(p, 'utf8'))) return true;
+        } catch {
+          // unreadable: nothing to resolve
+        }
+      }
+    }
+  }
+  return false;
+}
+
 function stubProxy() {
   const h = { get: (t, k) => (k === 'then' || k === '__esModule' ? undefined : s), apply: () => undefined, construct: () => ({}) };
   const s = new Proxy(function stub() {}, h);
@@ -44,9 +76,12 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
   for (const f of files) if (f.format === 'module') virtual[pathToFileURL(f.abs).href] = { source: f.source, format: 'module' };
   const byAbs = new Map(files.map((f) => [f.abs, f]));
 
-  Module.register(pathToFileURL(path.join(__dirname, 'hooks.mjs')).href, {
-    data: { virtual, mode: payload.mode, stubNames: payload.stubNames || [], rootUrl },
-  });
+  // Loader hooks cost a thread; CommonJS-only jobs do without them.
+  if (files.some((f) => f.format === 'module') || studentNeedsHooks(root)) {
+    Module.register(pathToFileURL(path.join(__dirname, 'hooks.mjs')).href, {
+      data: { virtual, mode: payload.mode, stubNames: payload.stubNames || [], rootUrl },
+    });
+  }
   // Hooks registered after ours would run first and could rewrite what tests import.
   P.ObjectDefineProperty(Module, 'register', { value: () => { throw new P.Error('module.register is not available inside the grading sandbox'); }, writable: false, configurable: false });
 
@@ -88,7 +123,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
   async function loadTestFile(t) {
     const f = byAbs.get(path.join(root, t.name));
     try {
-      if (f.format === 'module') await import(pathToFileURL(f.abs).href);
+      if (f.format === 'module') await importer(pathToFileURL(f.abs).href);
       else compileCjs(f);
       return null;
     } catch (e) {
@@ -104,7 +139,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
       const first = files[0];
       if (first && first.format === 'module') {
         const url = pathToFileURL(abs).href;
-        await import(url);
+        await importer(url);
       } else {
         require(abs);
       }

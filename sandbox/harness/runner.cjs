@@ -4,7 +4,8 @@
 // expect.assertions checks. Every verdict goes out through the authenticated
 // channel as soon as it is known.
 const P = require('./primordials.cjs');
-const bindEach = require('jest-each').bind;
+// jest-each is loaded on first use of `.each`: most suites never pay for it.
+const bindEach = (fn, supportsDone) => (...table) => require('jest-each').bind(fn, supportsDone)(...table);
 
 const DEFAULT_TIMEOUT = 5000;
 // The innermost call in flight: an uncaught exception fails it at once, as in Jest.

@@ -32,7 +32,7 @@ export const bwrap: BackendDef = {
         '--remount-ro', '/',
         ...env,
         '--chdir', SANDBOX_ROOT,
-        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS,
+        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS, ...ctx.harnessArgs,
       ],
     };
   },

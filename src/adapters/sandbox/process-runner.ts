@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { EvigradeError } from '../../domain/errors.js';
 import { createJobCgroup, type JobCgroup } from './cgroup.js';
+import { codeCacheFor } from './code-cache.js';
 import { createFrameParser } from './frames.js';
 import { processTree } from './proc-tree.js';
 import { materialiseRoot, SANDBOX_ROOT } from './rootfs.js';
@@ -62,7 +63,9 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
     await prepareJobDir(def, deps, job, jobDir);
     cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
     const uid = 200_000 + (jobCounter % 50_000);
-    const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: nodeArgs(job), uid });
+    const args = nodeArgs(job);
+    const cache = await codeCacheFor(deps.rootfs, args);
+    const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: args, harnessArgs: cache ? [cache] : [], uid });
     const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
     return await execute({ ...prlimitWrap(cmd.file, cmd.args, job), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup);
   } finally {

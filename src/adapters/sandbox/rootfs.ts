@@ -7,7 +7,8 @@ import { sha256 } from '../../util/hash.js';
 const run = promisify(execFile);
 
 export const SANDBOX_NODE = '/usr/bin/node';
-export const SANDBOX_HARNESS = '/evigrade/harness.cjs';
+export const SANDBOX_HARNESS_DIR = '/evigrade';
+export const SANDBOX_HARNESS = '/evigrade/boot.cjs';
 export const SANDBOX_ROOT = '/job/sub';
 
 /** The shared libraries the node binary needs, as absolute paths. */
@@ -41,7 +42,7 @@ async function place(src: string, dest: string, mode: number): Promise<void> {
 export async function ensureRootfs(base: string, harnessDir: string): Promise<string> {
   const nodePath = process.execPath;
   const harness = await readFile(join(harnessDir, 'harness.cjs'));
-  const hooks = await readFile(join(harnessDir, 'hooks.mjs'));
+  const hooks = Buffer.concat([await readFile(join(harnessDir, 'hooks.mjs')), await readFile(join(harnessDir, 'boot.cjs'))]);
   const libs = await sharedLibraries(nodePath);
   const key = sha256(Buffer.concat([harness, hooks, Buffer.from(`${nodePath}|${process.version}|${libs.join(',')}`)])).slice(0, 16);
   const dir = join(base, `rootfs-${key}`);
@@ -51,8 +52,7 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   await mkdir(tmp, { recursive: true, mode: 0o755 });
   await place(nodePath, join(tmp, SANDBOX_NODE), 0o755);
   for (const lib of libs) await place(lib, join(tmp, lib), 0o755);
-  await place(join(harnessDir, 'harness.cjs'), join(tmp, SANDBOX_HARNESS), 0o644);
-  await place(join(harnessDir, 'hooks.mjs'), join(tmp, dirname(SANDBOX_HARNESS), 'hooks.mjs'), 0o644);
+  for (const f of ['harness.cjs', 'hooks.mjs', 'boot.cjs']) await place(join(harnessDir, f), join(tmp, SANDBOX_HARNESS_DIR, f), 0o644);
   for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
   try {
     await rename(tmp, dir);

@@ -86,6 +86,8 @@ export interface CommandContext {
   readonly jobDir: string;
   readonly limits: Limits;
   readonly nodeArgs: readonly string[];
+  /** Arguments after the harness path (a code-cache path inside the sandbox, or none). */
+  readonly harnessArgs: readonly string[];
   /** A host uid/gid no other concurrent job uses (for backends that switch uid). */
   readonly uid: number;
 }

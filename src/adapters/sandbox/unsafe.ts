@@ -12,7 +12,7 @@ export const unsafe: BackendDef = {
   command(ctx) {
     return {
       file: process.execPath,
-      args: [...ctx.nodeArgs, join(ctx.rootfs, SANDBOX_HARNESS)],
+      args: [...ctx.nodeArgs, join(ctx.rootfs, SANDBOX_HARNESS), ...ctx.harnessArgs.map((a) => join(ctx.rootfs, a))],
       env: { ...JOB_ENV },
       root: join(ctx.jobDir, SANDBOX_ROOT),
     };

@@ -25,7 +25,7 @@ export const unshare: BackendDef = {
       args: [
         '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--net', '--ipc', '--uts',
         `--root=${ctx.jobDir}`, `--wd=${SANDBOX_ROOT}`, `--setuid=${ctx.uid}`, `--setgid=${ctx.uid}`,
-        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS,
+        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS, ...ctx.harnessArgs,
       ],
       env: { ...JOB_ENV },
     };
