@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RubricSchema, type Rubric, type RubricSpec } from '../src/domain/rubric.js';
+import { RubricSchema, type Rubric } from '../src/domain/rubric.js';
 import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
@@ -20,7 +20,7 @@ export async function isolatingBackends(): Promise<{ id: ProcessBackendId; ok: b
   return out;
 }
 
-export function inlineRubric(tests: Record<string, string>, spec: Partial<RubricSpec> & Record<string, unknown> = {}): Rubric {
+export function inlineRubric(tests: Record<string, string>, spec: Record<string, unknown> = {}): Rubric {
   const parsed = RubricSchema.parse({
     id: 'inline',
     title: 'Inline',

@@ -21,7 +21,7 @@ export const TestResultSchema = z
 export type TestResult = z.infer<typeof TestResultSchema>;
 
 export const SANDBOX_EVENTS = [
-  'timeout', 'memory_limit', 'output_limit', 'crash', 'incomplete', 'tampering', 'process_exit', 'blocked_module', 'resumed',
+  'timeout', 'memory_limit', 'output_limit', 'pids_limit', 'crash', 'incomplete', 'tampering', 'process_exit', 'blocked_module', 'resumed',
 ] as const;
 export const SandboxEventSchema = z
   .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })

@@ -28,10 +28,12 @@ const FLAG_EVENTS: Record<string, SandboxEvent['event'][]> = {
   'sandbox.process_exit': ['process_exit'],
   'sandbox.early_exit': ['incomplete'],
 };
+/** Each flag cites the events that show it: its own tampering events, or its kind of sandbox event. */
 function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readonly SandboxEvent[]): Flag[] {
   return flags.map((f) => {
-    const kinds = FLAG_EVENTS[f.code] ?? (f.code.startsWith('tampering.') ? ['tampering'] : []);
-    return { ...f, evidence: events.filter((e) => kinds.includes(e.event)).map((e) => e.id) };
+    const own = (e: SandboxEvent): boolean =>
+      f.code.startsWith('tampering.') ? e.event === 'tampering' && (e.detail.startsWith(`${f.code}:`) || (f.code === 'tampering.forged_frames' && e.detail.includes('results channel'))) : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
+    return { ...f, evidence: events.filter(own).map((e) => e.id) };
   });
 }
 

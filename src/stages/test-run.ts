@@ -149,6 +149,7 @@ function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 
   if (run.timedOut) events.push({ event: 'timeout', detail: `wall-clock limit reached after ${run.wallMs} ms; the whole process tree was killed` });
   if (run.memoryLimitHit || heapOom) events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
+  if (run.pidsLimitHit) events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });
   if (!complete && !run.timedOut && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
     events.push({ event: 'incomplete', detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})` });
     if (run.exitCode === 0) flags.push({ code: 'sandbox.early_exit', severity: 'warning', message: 'the job exited with code 0 before the harness finished; missing tests count as failed' });

@@ -123,9 +123,10 @@ for (const b of backends) {
     it('caps the number of processes (fork storm)', async () => {
       const body = `const { spawn } = require('child_process'); let ok = 0, failed = 0;
         for (let i = 0; i < 200; i++) { try { const c = spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 3000)'], { stdio: 'ignore' }); c.on('error', () => {}); if (c.pid) ok++; else failed++; } catch { failed++; } }
-        return { capped: ok < 64, failed: failed > 0 };`;
-      const obs = observation(await grade(probe(body), { limits: { pids: 32, timeout_ms: 8000 } }));
-      expect(obs).toEqual({ capped: true, failed: true });
+        return { started: ok > 0, capped: ok < 32, failed: failed > 0 };`;
+      const r = await grade(probe(body), { limits: { pids: 32, timeout_ms: 8000 } });
+      expect(observation(r)).toEqual({ started: true, capped: true, failed: true });
+      expect(eventKinds(r)).toEqual(['pids_limit']);
     });
 
     it('caps open files and output bytes', async () => {

@@ -124,6 +124,23 @@ describe('tampering from inside the job', () => {
     expect(r.sandbox.violations.map((v) => v.event)).toEqual(['blocked_module']);
   });
 
+  it('every other way into the inspector is shut too (SIGUSR1, open, Session, _debugProcess, ESM import)', async () => {
+    const sol = `const tries = {};
+      const attempt = (name, fn) => { try { fn(); tries[name] = 'open'; } catch (e) { tries[name] = 'shut'; } };
+      attempt('sigusr1', () => { process.kill(process.pid, 'SIGUSR1'); });
+      attempt('debugProcess', () => process._debugProcess(process.pid));
+      const insp = process.getBuiltinModule('node:inspector');
+      attempt('open', () => insp.open(0));
+      attempt('session', () => new insp.Session().connect());
+      module.exports = { answer: async () => { await new Promise((r) => setTimeout(r, 100));
+        let esm; try { const m = await import('node:inspector'); new m.Session().connect(); esm = 'open'; } catch { esm = 'shut'; }
+        return JSON.stringify({ ...tries, esm, url: insp.url() ?? null }); } };`;
+    const spec = { 'answer.test.js': "const { answer } = require('./solution');\ntest('shut', async () => { expect(JSON.parse(await answer())).toEqual({ sigusr1: 'open', debugProcess: 'shut', open: 'shut', session: 'shut', esm: 'shut', url: null }); });" };
+    const r = await gradeInline(backend, inlineRubric(spec), { 'solution.js': sol });
+    expect(statuses(r)).toEqual({ shut: 'passed' });
+    expect(r.sandbox.violations.map((v) => v.event).every((e) => e === 'blocked_module')).toBe(true);
+  });
+
   it('the hidden tests are not on the job file system', async () => {
     const sol = "const fs = require('fs'); module.exports = { answer: () => (fs.existsSync(__dirname + '/answer.test.js') || fs.readdirSync(__dirname).some((n) => n.includes('test')) ? 0 : 42) };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });

@@ -14,7 +14,7 @@ const f = (type: string, data: unknown): Frame => ({ seq: ++seq, type, data });
 const collected = f('collected', { file: 'a.test.js', tests: expected.map((e) => ({ index: e.index, path: e.path })), error: null });
 const result = (index: number, status: string, message = '') => f('result', { file: 'a.test.js', index, path: expected[index]?.path, status, durationMs: 3, message });
 const run = (frames: Frame[], extra: Partial<RawRun> = {}): RawRun => ({
-  frames, rejectedFrames: 0, exitCode: 0, signal: null, timedOut: false, outputLimitHit: false, memoryLimitHit: false, stdout: '', stderr: '', wallMs: 50, ...extra,
+  frames, rejectedFrames: 0, exitCode: 0, signal: null, timedOut: false, outputLimitHit: false, memoryLimitHit: false, pidsLimitHit: false, stdout: '', stderr: '', wallMs: 50, ...extra,
 });
 const limits = LimitsSchema.parse({ timeout_ms: 1000 });
 

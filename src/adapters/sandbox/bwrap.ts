@@ -13,6 +13,7 @@ const ISOLATION = [
 export const bwrap: BackendDef = {
   id: 'bwrap',
   isolates: true,
+  ownHostUid: false,
   needsRootTree: false,
   description:
     'bubblewrap: user, pid, net, ipc, uts and mount namespaces; uid 65534 with no capabilities and no nested user namespaces; ' +

@@ -13,6 +13,8 @@ export interface JobCgroup {
   readonly version: 'v1' | 'v2';
   add(pid: number): Promise<void>;
   memoryLimitHit(): Promise<boolean>;
+  /** Whether a fork was refused because the pids limit was reached. */
+  pidsLimitHit(): Promise<boolean>;
   killAll(): Promise<void>;
   remove(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function createJobCgroup(name: string, memoryBytes: number, pids: n
         if (m) return Number(m[1]) > 0;
         return Number(await readFile(join(mem, 'memory.failcnt'), 'utf8').catch(() => '0')) > 0;
       },
+      pidsLimitHit: async () => /max\s+[1-9]/.test(await readFile(join(pid, 'pids.events'), 'utf8').catch(() => '')),
       killAll: () => killDirs([mem, pid]),
       remove: () => removeDirs([mem, pid]),
     };
@@ -130,6 +133,7 @@ export async function createJobCgroup(name: string, memoryBytes: number, pids: n
       version,
       add: (p) => writeFile(join(dir, 'cgroup.procs'), String(p)),
       memoryLimitHit: async () => /oom_kill\s+[1-9]/.test(await readFile(join(dir, 'memory.events'), 'utf8').catch(() => '')),
+      pidsLimitHit: async () => /max\s+[1-9]/.test(await readFile(join(dir, 'pids.events'), 'utf8').catch(() => '')),
       killAll: async () => {
         if (!(await tryWrite(join(dir, 'cgroup.kill'), '1'))) await killDirs([dir]);
       },

@@ -46,14 +46,22 @@ function nodeArgs(job: SandboxJob): string[] {
   return [`--max-old-space-size=${heap}`, '--max-semi-space-size=16', '--unhandled-rejections=warn'];
 }
 
-function prlimitWrap(file: string, args: string[], job: SandboxJob): { file: string; args: string[] } {
+/**
+ * rlimits for the whole job. RLIMIT_NPROC counts every process of the job's
+ * host uid, so it is only set where that uid is the job's alone (unshare);
+ * under bwrap the host uid is root's and the pids cgroup does the counting.
+ */
+function prlimitWrap(file: string, args: string[], job: SandboxJob, nproc: number | null): { file: string; args: string[] } {
   const l = job.limits;
   const fsize = l.file_size_kb * 1024;
-  return {
-    file: 'prlimit',
-    args: [`--nofile=${l.open_files}:${l.open_files}`, `--fsize=${fsize}:${fsize}`, '--core=0:0', `--nproc=${l.pids}:${l.pids}`, '--', file, ...args],
-  };
+  const limits = [`--nofile=${l.open_files}:${l.open_files}`, `--fsize=${fsize}:${fsize}`, '--core=0:0'];
+  if (nproc !== null) limits.push(`--nproc=${nproc}:${nproc}`);
+  return { file: 'prlimit', args: [...limits, '--', file, ...args] };
 }
+
+/** With a pids cgroup, RLIMIT_NPROC is only a backstop set a little higher, so the cgroup (which reports hits) binds first. */
+const nprocLimit = (def: BackendDef, job: SandboxJob, cgroups: boolean): number | null =>
+  def.ownHostUid ? job.limits.pids + (cgroups ? 16 : 0) : null;
 
 export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: SandboxJob): Promise<RawRun> {
   const id = `${process.pid}-${++jobCounter}-${randomBytes(4).toString('hex')}`;
@@ -67,7 +75,7 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
     const cache = await codeCacheFor(deps.rootfs, args);
     const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: args, harnessArgs: cache ? [cache] : [], uid });
     const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
-    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup);
+    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup);
   } finally {
     if (cgroup) await cgroup.remove().catch(() => undefined);
     await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
@@ -175,6 +183,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     const finish = async (code: number | null, signal: NodeJS.Signals | null): Promise<void> => {
       if (interrupted) return reject(new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader'));
       const memoryLimitHit = (await cgroup?.memoryLimitHit().catch(() => false)) ?? false;
+      const pidsLimitHit = (await cgroup?.pidsLimitHit().catch(() => false)) ?? false;
       resolve({
         frames: parser.frames,
         rejectedFrames: parser.rejected,
@@ -183,6 +192,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
         timedOut,
         outputLimitHit,
         memoryLimitHit,
+        pidsLimitHit,
         stdout: Buffer.concat(out.stdout).toString('utf8'),
         stderr: Buffer.concat(out.stderr).toString('utf8'),
         wallMs: Math.round(performance.now() - started),

@@ -54,12 +54,26 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   for (const lib of libs) await place(lib, join(tmp, lib), 0o755);
   for (const f of ['harness.cjs', 'hooks.mjs', 'boot.cjs']) await place(join(harnessDir, f), join(tmp, SANDBOX_HARNESS_DIR, f), 0o644);
   for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
+  await makeDevices(join(tmp, 'dev'));
   try {
     await rename(tmp, dir);
   } catch {
     await rm(tmp, { recursive: true, force: true }); // another process won the race
   }
   return dir;
+}
+
+// The harmless character devices programs expect (spawn with stdio 'ignore'
+// opens /dev/null). bwrap mounts its own /dev over these; chroot jobs use them.
+const DEVICES: [string, number, number][] = [['null', 1, 3], ['zero', 1, 5], ['random', 1, 8], ['urandom', 1, 9]];
+async function makeDevices(dir: string): Promise<void> {
+  for (const [name, major, minor] of DEVICES) {
+    try {
+      await run('mknod', ['-m', '666', join(dir, name), 'c', String(major), String(minor)], { env: { PATH: '/usr/bin:/bin' } });
+    } catch {
+      // not root, or a nodev file system: jobs simply have no such device
+    }
+  }
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -80,7 +94,7 @@ export async function materialiseRoot(rootfs: string, jobDir: string): Promise<v
       if (entry.isDirectory()) {
         await mkdir(dest, { recursive: true, mode: 0o755 });
         await walk(src);
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() || entry.isCharacterDevice()) {
         await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
         await link(src, dest);
       }

@@ -40,6 +40,7 @@ export interface RawRun {
   readonly timedOut: boolean;
   readonly outputLimitHit: boolean;
   readonly memoryLimitHit: boolean;
+  readonly pidsLimitHit: boolean;
   readonly stdout: string;
   readonly stderr: string;
   readonly wallMs: number;
@@ -59,6 +60,8 @@ export interface BackendDef {
   available(): Promise<Availability>;
   /** argv (no shell) to run `node harness` for a job whose files are in jobDir. */
   command(ctx: CommandContext): SandboxCommand;
+  /** Whether the job runs as a host uid no other process uses (so RLIMIT_NPROC counts only the job). */
+  readonly ownHostUid: boolean;
   /** Whether the job's root must be materialised as a full directory tree (chroot). */
   readonly needsRootTree: boolean;
 }

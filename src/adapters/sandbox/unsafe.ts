@@ -6,6 +6,7 @@ import { JOB_ENV, type BackendDef } from './types.js';
 export const unsafe: BackendDef = {
   id: 'unsafe',
   isolates: false,
+  ownHostUid: false,
   needsRootTree: false,
   description: 'NO ISOLATION: the submission runs as the grader user with its file system and network. Trusted code only.',
   available: async () => ({ ok: true, reason: 'always available; isolates nothing' }),

@@ -9,6 +9,7 @@ import { JOB_ENV, type BackendDef } from './types.js';
 export const unshare: BackendDef = {
   id: 'unshare',
   isolates: true,
+  ownHostUid: true,
   needsRootTree: true,
   description:
     'util-linux unshare (root only): pid, net, ipc, uts and mount namespaces; chroot into a per-job tree holding only node, the harness and ' +
