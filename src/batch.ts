@@ -70,7 +70,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
   if (e.invalidName) return { report: fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`)), reused: false };
   let sub: Submission;
   try {
-    sub = await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry);
+    sub = await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
   } catch (err) {
     return { report: fail(emptySubmission(e.id), asEvigradeError(err)), reused: false };
   }

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { createAnalysisPool } from './adapters/analysis/pool.js';
 import { readSubmission } from './adapters/fs/intake.js';
 import { loadRubric } from './adapters/fs/rubric-loader.js';
 import { killAllJobs } from './adapters/sandbox/process-runner.js';
@@ -15,6 +16,7 @@ import { ERROR_TABLE, EvigradeError, isEvigradeError } from './domain/errors.js'
 import { collectExpected, gradeSubmission, type GradePorts } from './pipeline.js';
 import { sha256 } from './util/hash.js';
 
+const ESLINT_VERSION = (await import('eslint')).Linter.version;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
 
@@ -29,16 +31,19 @@ function tools(): Record<string, string> {
     node: process.version,
     harness: sha256(readFileSync(join(HARNESS_DIR, 'harness.cjs'))).slice(0, 16),
     expect: expectPkg.version,
+    eslint: ESLINT_VERSION,
   };
 }
 
 async function withSandbox<T>(choice: SandboxChoice, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
   const sandbox = await openSandbox(choice, HARNESS_DIR);
-  const ports: GradePorts = { sandbox, now: () => new Date(), tools: tools(), maxResumes: 2 };
+  const analysis = createAnalysisPool();
+  const ports: GradePorts = { sandbox, analysis, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);
   } finally {
     sandbox.close();
+    await analysis.close();
   }
 }
 
@@ -86,7 +91,7 @@ async function checkRubricCommand(argv: string[]): Promise<number> {
       process.stdout.write('warning: no reference solution; add `reference:` so the tests themselves are checked\n');
       return EXIT.ok;
     }
-    const sub = await readSubmission(rubric.referenceDir, 'reference', rubric.spec.limits, rubric.spec.entry);
+    const sub = await readSubmission(rubric.referenceDir, 'reference', rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
     const report = await gradeSubmission(sub, rubric, expected, ports);
     const bad = report.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped');
     if (bad.length > 0 || report.flags.some((f) => f.severity === 'critical')) {

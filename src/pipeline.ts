@@ -1,6 +1,7 @@
 // The only place that knows stage order:
 // intake → collect (once per rubric) → sandboxed runs (resumed after a kill) →
 // interpretation → scores → evidence → report.
+import type { AnalysisPort } from './adapters/analysis/pool.js';
 import type { Sandbox } from './adapters/sandbox/registry.js';
 import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
 import type { HarnessPayload, RawRun } from './adapters/sandbox/types.js';
@@ -8,13 +9,15 @@ import { EvigradeError, isEvigradeError } from './domain/errors.js';
 import type { Report } from './domain/report.js';
 import { selectorMatches, type Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
-import { foldAttempt, newAttemptState, onlyMap, settle } from './stages/attempts.js';
+import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from './stages/attempts.js';
 import { assembleReport, testName, toTestResults } from './stages/report.js';
 import { interpretRun, type ExpectedTest } from './stages/test-run.js';
 import { importedNames } from './stages/imports.js';
+import { isTsFile, jsName, transpileForJob } from './stages/typescript.js';
 
 export interface GradePorts {
   readonly sandbox: Sandbox;
+  readonly analysis: AnalysisPort;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
   /** Extra runs after a test takes the job down (each gets the full time limit). */
@@ -27,10 +30,10 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
   return {
     mode,
     root: SANDBOX_ROOT,
-    entry: mode === 'run' ? rubric.spec.entry : null,
-    tests: rubric.tests.map((t) => ({ name: t.name, source: t.source })),
+    entry: mode === 'run' ? jsName(rubric.spec.entry) : null,
+    tests: rubric.tests.map((t) => ({ name: t.jobName, source: t.jobSource })),
     only,
-    stubNames: importedNames(rubric.tests.map((t) => t.source)),
+    stubNames: importedNames(rubric.tests.map((t) => t.jobSource)),
     testTimeoutMs: rubric.spec.limits.test_timeout_ms,
     outputBytes: rubric.spec.limits.output_kb * 1024,
   };
@@ -64,11 +67,17 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
   return expected;
 }
 
+/** The files the job gets: TypeScript type-stripped, and nothing named like a hidden test. */
 function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']; shadowed: string[] } {
-  const hidden = new Set(rubric.tests.map((t) => t.name));
+  const hidden = new Set(rubric.tests.flatMap((t) => [t.name, t.jobName]));
+  const runnable = sub.files.map((f) => {
+    if (rubric.spec.language !== 'typescript' || !isTsFile(f.path)) return f;
+    const out = transpileForJob(f.path, f.content);
+    return { ...f, path: out.path, content: out.code, bytes: Buffer.byteLength(out.code) };
+  });
   return {
-    files: sub.files.filter((f) => !hidden.has(f.path)),
-    shadowed: sub.files.filter((f) => hidden.has(f.path)).map((f) => f.path),
+    files: runnable.filter((f) => !hidden.has(f.path)),
+    shadowed: runnable.filter((f) => hidden.has(f.path)).map((f) => f.path),
   };
 }
 
@@ -80,20 +89,34 @@ export async function gradeSubmission(sub: Submission, rubric: Rubric, expected:
   if (shadowed.length > 0) {
     state.flags.push({ code: 'intake.shadowed_test_file', severity: 'info', message: `submitted file(s) ${shadowed.join(', ')} share a hidden test's name and were replaced by it` });
   }
+  // Lint and metrics run in the worker pool while the sandbox runs the tests.
+  const analysing = timed(() => ports.analysis.analyse(sub.files, rubric.spec.lint, rubric.spec.language));
+  const testRunMs = (await timed(() => runTests(files, rubric, expected, state, ports))).ms;
+  const analysis = await analysing;
+  const tests = toTestResults(rubric, expected, settle(state, expected));
+  return assembleReport({
+    status: 'graded', submission: { ...sub }, rubric, backend: ports.sandbox.backend.id, runs: state.runs, tests,
+    events: state.events, flags: state.flags, errors: [], analyses: analysis.value,
+    timings: { testRunMs, analysisMs: analysis.ms, totalMs: ms(t0) }, tools: ports.tools, now: ports.now(),
+  });
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { value, ms: ms(t0) };
+}
+
+/** Runs the job, and re-runs it for the tests a kill left without a result. */
+async function runTests(files: Submission['files'], rubric: Rubric, expected: readonly ExpectedTest[], state: AttemptState, ports: GradePorts): Promise<void> {
   let only: HarnessPayload['only'] = null;
   for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
     const run: RawRun = await ports.sandbox.run({ files, payload: payload(rubric, 'run', only), limits: rubric.spec.limits });
     const next = foldAttempt(state, interpretRun(run, expected), run, expected, rubric.spec.limits);
-    if (!next) break;
+    if (!next) return;
     if (attempt < ports.maxResumes) state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
     only = onlyMap(next);
   }
-  const testRunMs = ms(t0);
-  const tests = toTestResults(rubric, expected, settle(state, expected));
-  return assembleReport({
-    status: 'graded', submission: { ...sub }, rubric, backend: ports.sandbox.backend.id, runs: state.runs, tests,
-    events: state.events, flags: state.flags, errors: [], timings: { testRunMs, totalMs: ms(t0) }, tools: ports.tools, now: ports.now(),
-  });
 }
 
 /** A report for a submission that could not be graded (intake rejection or machine failure). */
@@ -102,7 +125,7 @@ export function failedReport(sub: Submission, rubric: Rubric, expected: readonly
   const why = status === 'rejected' ? `not run: the submission was rejected at intake (${err.code})` : `not run: the grader failed (${err.code})`;
   const tests = toTestResults(rubric, expected, expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })));
   return assembleReport({
-    status, submission: sub, rubric, backend: ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], timings: {}, tools: ports.tools, now: ports.now(),
+    status, submission: sub, rubric, backend: ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], analyses: [], timings: {}, tools: ports.tools, now: ports.now(),
   });
 }
 

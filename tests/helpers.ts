@@ -5,7 +5,9 @@ import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
 import { collectExpected, gradeSubmission } from '../src/pipeline.js';
+import { createAnalysisPool, type AnalysisPort } from '../src/adapters/analysis/pool.js';
 import { canonicalJson, sha256 } from '../src/util/hash.js';
+import { isTsFile, transpileForJob } from '../src/stages/typescript.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
@@ -30,7 +32,10 @@ export function inlineRubric(tests: Record<string, string>, spec: Record<string,
     tests: Object.keys(tests),
     ...spec,
   });
-  const files = Object.entries(tests).map(([name, source]) => ({ name, source, sha256: sha256(source) }));
+  const files = Object.entries(tests).map(([name, source]) => {
+    const job = isTsFile(name) ? transpileForJob(name, source) : { path: name, code: source };
+    return { name, source, sha256: sha256(source), jobName: job.path, jobSource: job.code };
+  });
   return { spec: parsed, path: '/inline/rubric.yaml', sha256: sha256(canonicalJson({ parsed, files })), tests: files, referenceDir: null };
 }
 
@@ -38,6 +43,10 @@ export function inlineSubmission(files: Record<string, string>, id = 'student'):
   const list = Object.entries(files).map(([path, content]) => ({ path, content, sha256: sha256(content), bytes: Buffer.byteLength(content) }));
   return { id, files: list, ignored: [], sha256: sha256(canonicalJson(list.map((f) => [f.path, f.sha256]))) };
 }
+
+let pool: AnalysisPort | null = null;
+/** One warm lint/metrics pool per test file (worker threads end with the vitest worker). */
+export const analysisPool = (): AnalysisPort => (pool ??= createAnalysisPool({ threads: 1 }));
 
 const sandboxes = new Map<string, Promise<Sandbox>>();
 export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
@@ -49,7 +58,7 @@ export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
 export async function gradeInline(backend: ProcessBackendId, rubric: Rubric, files: Record<string, string>): Promise<Report> {
   const sandbox = await sandboxFor(backend);
   const expected = await collectExpected(rubric, sandbox);
-  return gradeSubmission(inlineSubmission(files), rubric, expected, { sandbox, now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
+  return gradeSubmission(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
 }
 
 /** Status per test name, the shape most assertions compare as a whole object. */

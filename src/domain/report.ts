@@ -28,10 +28,30 @@ export const SandboxEventSchema = z
   .strict();
 export type SandboxEvent = z.infer<typeof SandboxEventSchema>;
 
+const position = { file: z.string(), line: z.number().int().positive(), column: z.number().int().positive() };
+export const LintItemSchema = z
+  .object({ id: z.string().regex(/^L\d+$/), kind: z.literal('lint'), rule: z.string(), severity: z.enum(['error', 'warning']), ...position, message: z.string(), weight: z.number().nonnegative() })
+  .strict();
+export const FunctionItemSchema = z
+  .object({
+    id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.literal('function'), file: z.string(), name: z.string(),
+    line: z.number().int().positive(), endLine: z.number().int().positive(), cyclomatic: z.number().int().positive(),
+    maxLoopNesting: z.number().int().nonnegative(), recursive: z.boolean(), lines: z.number().int().positive(), params: z.number().int().nonnegative(),
+    overLimit: z.boolean(),
+  })
+  .strict();
+export const PolicyItemSchema = z
+  .object({ id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.string().regex(/^policy\.[a-z_]+$/), ...position, message: z.string() })
+  .strict();
 export const EvidenceItemSchema = z.union([
   z.object({ id: z.string().regex(/^T\d+$/), kind: z.literal('test'), name: z.string(), status: TestStatusSchema, weight: z.number(), edgeCase: z.boolean(), message: z.string() }).strict(),
   z.object({ id: z.string().regex(/^S\d+$/), kind: z.literal('sandbox'), event: z.enum(SANDBOX_EVENTS), detail: z.string() }).strict(),
+  LintItemSchema,
+  FunctionItemSchema,
+  PolicyItemSchema,
 ]);
+export type LintItem = z.infer<typeof LintItemSchema>;
+export type ComplexityItem = z.infer<typeof FunctionItemSchema> | z.infer<typeof PolicyItemSchema>;
 export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
 
 export const FlagSchema = z

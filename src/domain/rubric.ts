@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LintSpecSchema } from './lint.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -49,7 +50,7 @@ export const RubricSchema = z
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
     blend: BlendSchema.default(BlendSchema.parse({})),
     complexity: z.object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) }).strict().optional(),
-    lint: z.record(z.string(), z.unknown()).optional(),
+    lint: LintSpecSchema.default(LintSpecSchema.parse({})),
     reference: relPath.optional(),
   })
   .strict();
@@ -59,10 +60,13 @@ export type Limits = z.infer<typeof LimitsSchema>;
 export type Criteria = z.infer<typeof CriteriaSchema>;
 
 export interface TestFile {
-  /** Name as the tests see it: a sibling of the entry in the submission root. */
+  /** The file's name as the rubric gives it (reports use this one). */
   readonly name: string;
   readonly source: string;
   readonly sha256: string;
+  /** Name and source as the job runs them: a sibling of the entry; TypeScript already type-stripped. */
+  readonly jobName: string;
+  readonly jobSource: string;
 }
 
 /** A rubric as loaded from disk: validated, hashed, frozen. */

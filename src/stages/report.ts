@@ -4,6 +4,9 @@ import type { Rubric } from '../domain/rubric.js';
 import { selectorMatches } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import type { Observed, ExpectedTest } from './test-run.js';
+import type { FileAnalysis } from '../domain/analysis.js';
+import { analysisEvidence, policyFlags } from './analysis-evidence.js';
+import { complexityScore, DEFAULT_COMPLEXITY_LIMITS, styleScore } from './analysis-scores.js';
 import { buildEvidence } from './evidence.js';
 import { deterministicScores } from './scores.js';
 
@@ -17,10 +20,11 @@ export function weightOf(rubric: Rubric, name: string): number {
 export const isEdgeCase = (rubric: Rubric, name: string): boolean => rubric.spec.edge_cases.some((sel) => selectorMatches(sel, name));
 
 export function toTestResults(rubric: Rubric, expected: readonly ExpectedTest[], observed: readonly Observed[]): TestResult[] {
+  const fileName = new Map(rubric.tests.map((f) => [f.jobName, f.name]));
   return expected.map((t, i) => {
     const o = observed[i] as Observed;
     const name = testName(t);
-    return { id: `T${i + 1}`, name, path: [...t.path], file: t.file, status: o.status, durationMs: o.durationMs, message: o.message, weight: weightOf(rubric, name), edgeCase: isEdgeCase(rubric, name) };
+    return { id: `T${i + 1}`, name, path: [...t.path], file: fileName.get(t.file) ?? t.file, status: o.status, durationMs: o.durationMs, message: o.message, weight: weightOf(rubric, name), edgeCase: isEdgeCase(rubric, name) };
   });
 }
 
@@ -47,21 +51,30 @@ export interface ReportInput {
   readonly events: readonly Omit<SandboxEvent, 'id'>[];
   readonly flags: readonly Omit<Flag, 'evidence'>[];
   readonly errors: readonly EvigradeError[];
+  /** Lint and AST metrics per file; empty when the submission was not analysed. */
+  readonly analyses: readonly FileAnalysis[];
   readonly timings: Record<string, number>;
   readonly tools: Record<string, string>;
   readonly now: Date;
 }
 
-const NOT_MEASURED = { style: null, complexity: null };
+function basisText(status: Report['status'], errors: readonly EvigradeError[], style: number | null, complexity: number | null): string {
+  if (status !== 'graded') return `not graded (${status}): ${errors.map((e) => e.code).join(', ')}`;
+  const missing = [style === null ? 'style' : null, complexity === null ? 'complexity' : null].filter(Boolean);
+  const renorm = missing.length ? `; ${missing.join(' and ')} could not be measured, so the criteria weights renormalise over the rest` : '';
+  return `deterministic only: tests, lint and AST metrics${renorm}; no LLM judge took part`;
+}
 
 /** Assembles the audit report. Pure: same input, same report. */
 export function assembleReport(input: ReportInput): Report {
   const { rubric } = input;
   const violations: SandboxEvent[] = input.events.map((e, i) => ({ id: `S${i + 1}`, ...e }));
-  const det = deterministicScores(input.tests, rubric.spec.criteria, NOT_MEASURED);
-  const basis = input.status === 'graded'
-    ? 'deterministic only: style and complexity are not measured yet, so the criteria weights renormalise over correctness and edge_cases; no LLM judge took part'
-    : `not graded (${input.status}): ${input.errors.map((e) => e.code).join(', ')}`;
+  const limitsC = rubric.spec.complexity ?? DEFAULT_COMPLEXITY_LIMITS;
+  const evidenceA = analysisEvidence(input.analyses, limitsC);
+  const style = styleScore(input.analyses);
+  const complexity = complexityScore(input.analyses, limitsC);
+  const det = deterministicScores(input.tests, rubric.spec.criteria, { style, complexity });
+  const basis = basisText(input.status, input.errors, style, complexity);
   const limits: Record<string, number | string | boolean> = { ...rubric.spec.limits };
   return {
     schemaVersion: 1,
@@ -75,9 +88,9 @@ export function assembleReport(input: ReportInput): Report {
     rubric: { id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256 },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
-    evidence: buildEvidence(input.tests, violations),
+    evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),
     scores: { deterministic: det, llm: null, final: input.status === 'graded' ? det.total : 0, basis },
-    flags: attachEvidence(input.flags, violations),
+    flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity)],
     judge: null,
     timings: input.timings,
     errors: input.errors.map((e) => ({ code: e.code, message: e.message })),

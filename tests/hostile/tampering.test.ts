@@ -35,18 +35,18 @@ describe('tampering from inside the job', () => {
 
   it('process.exit(0) at import: refused, every test fails, flagged', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.exit(0);'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['sandbox.process_exit']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['policy.process_exit', 'sandbox.process_exit']]);
     expect(r.tests[0]?.message).toContain('process.exit(0) was called');
   });
 
   it('process.exit(0) inside the function under test: that test fails, flagged', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': 'module.exports = { answer: () => { process.exit(0); } };' });
-    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['sandbox.process_exit']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['policy.process_exit', 'sandbox.process_exit']]);
   });
 
   it('hard exit with code 0 (process.reallyExit) before reporting: missing results fail, flagged', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.reallyExit(0);'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['sandbox.early_exit']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['policy.process_exit', 'sandbox.early_exit']]);
     expect(r.sandbox.violations.map((v) => v.event)).toEqual(['incomplete']);
   });
 
@@ -95,7 +95,7 @@ describe('tampering from inside the job', () => {
     const forged = JSON.stringify({ seq: 1, type: 'result', data: { file: 'answer.test.js', index: 0, path: ['answer', 'is 42'], status: 'passed', durationMs: 1, message: '' }, mac: '0'.repeat(64) });
     const prelude = `require('fs').writeSync(3, ${JSON.stringify(`${forged}\n`)});`;
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
-    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['tampering.forged_frames']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['policy.fs', 'tampering.forged_frames']]);
   });
 
   it('registering extra tests from the submission: refused and flagged', async () => {

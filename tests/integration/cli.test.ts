@@ -41,13 +41,13 @@ describe('evigrade grade', () => {
     expect(readdirSync(out).sort()).toEqual(['broken.json', 'correct.json', 'grades.csv', 'partial.json', 'sneaky.json', 'summary.json']);
     const byId = Object.fromEntries(['correct', 'partial', 'broken', 'sneaky'].map((id) => [id, readReport(out, id)]));
     expect(Object.fromEntries(Object.entries(byId).map(([id, rep]) => [id, [rep.status, rep.scores.final]]))).toEqual({
-      correct: ['graded', 10], partial: ['graded', 7.5], broken: ['graded', 0], sneaky: ['rejected', 0],
+      correct: ['graded', 10], partial: ['graded', 8], broken: ['graded', 0], sneaky: ['rejected', 0],
     });
     expect(byId.sneaky?.errors).toEqual([{ code: 'INTAKE_SYMLINK', message: 'submission "sneaky": the submission itself is a symbolic link' }]);
     expect(byId.correct?.evidence.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(byId.correct?.sandbox.backend).toMatch(/^(bwrap|unshare)$/);
     const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
-    expect([summary.count, summary.graded, summary.rejected, summary.errored, summary.meanFinal]).toEqual([4, 3, 1, 0, 5.83]);
+    expect([summary.count, summary.graded, summary.rejected, summary.errored, summary.meanFinal]).toEqual([4, 3, 1, 0, 6]);
     const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('"submission","status","correctness","edge_cases","style","complexity","total","final","passed","tests","flags"');
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['"broken","graded"', '"correct","graded"', '"partial","graded"', '"sneaky","rejected"']);

@@ -44,7 +44,8 @@ describe('math', () => {
     ]);
     expect(r.tests[4]?.message).toContain('Expected: 42');
     expect(r.tests[4]?.message).toContain('Received: 41');
-    expect(r.scores.deterministic).toEqual({ correctness: 5, edge_cases: null, style: null, complexity: null, total: 5 });
+    // Clean two-line solution: style and complexity 10; (0.6×5 + 0.1×10 + 0.1×10) / 0.8 = 6.25.
+    expect(r.scores.deterministic).toEqual({ correctness: 5, edge_cases: null, style: 10, complexity: 10, total: 6.25 });
   });
 
   it('honours .only: other tests in the file are skipped', async () => {

@@ -77,10 +77,10 @@ async function walk(absDir: string, relDir: string, depth: number, w: Walk): Pro
   }
 }
 
-/** The entry's file name, for single-file submissions: `./leap` → `leap.js`. */
-export const entryFileName = (entry: string): string => {
+/** The entry's file name, for single-file submissions: `./leap` → `leap.js` (`leap.ts` for TypeScript). */
+export const entryFileName = (entry: string, language = 'javascript'): string => {
   const b = basename(entry);
-  return extname(b) ? b : `${b}.js`;
+  return extname(b) ? b : `${b}${language === 'typescript' ? '.ts' : '.js'}`;
 };
 
 /**
@@ -88,13 +88,13 @@ export const entryFileName = (entry: string): string => {
  * without following links, enforcing the rubric's limits. Throws an INTAKE_*
  * error naming what is wrong; the caller turns that into a rejected report.
  */
-export async function readSubmission(path: string, id: string, limits: Limits, entry: string): Promise<Submission> {
+export async function readSubmission(path: string, id: string, limits: Limits, entry: string, language = 'javascript'): Promise<Submission> {
   const w: Walk = { id, limits, files: [], ignored: [], bytes: 0 };
   const st = await lstat(path);
   if (st.isSymbolicLink()) fail('INTAKE_SYMLINK', id, 'the submission itself is a symbolic link');
   if (st.isDirectory()) await walk(path, '', 0, w);
   else if (st.isFile()) {
-    await readRegular(path, entryFileName(entry), w);
+    await readRegular(path, entryFileName(entry, language), w);
   } else fail('INTAKE_SPECIAL_FILE', id, 'the submission is a device, FIFO or socket');
   if (w.files.length === 0) fail('INTAKE_EMPTY', id, 'no gradable files');
   const files = w.files;

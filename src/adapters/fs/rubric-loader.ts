@@ -5,9 +5,12 @@ import type { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
 import { RubricSchema, type Rubric, type TestFile } from '../../domain/rubric.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
+import { isTsFile, transpileForJob } from '../../stages/typescript.js';
 import { entryFileName } from './intake.js';
 
-const SUPPORTED_LANGUAGES = new Set(['javascript']);
+const SUPPORTED_LANGUAGES = new Set(['javascript', 'typescript']);
+const { builtinRules } = await import('eslint/use-at-your-own-risk');
+const KNOWN_RULES = new Set(builtinRules.keys());
 
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
@@ -45,17 +48,22 @@ export async function loadRubric(path: string): Promise<Rubric> {
   if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(path, parsed.error.issues));
   const spec = parsed.data;
   if (!SUPPORTED_LANGUAGES.has(spec.language)) {
-    throw new EvigradeError('RUBRIC_INVALID', `${path}: language: "${spec.language}" is not supported yet (supported: javascript)`);
+    throw new EvigradeError('RUBRIC_INVALID', `${path}: language: "${spec.language}" is not supported yet (supported: javascript, typescript)`);
+  }
+  const unknownRules = Object.keys(spec.lint.rules).filter((r) => !KNOWN_RULES.has(r));
+  if (unknownRules.length > 0) {
+    throw new EvigradeError('RUBRIC_INVALID', unknownRules.map((r) => `${path}: lint.rules.${r}: not an ESLint core rule`).join('\n'));
   }
   const dir = dirname(abs);
   const tests: TestFile[] = [];
-  const seen = new Set<string>([entryFileName(spec.entry)]);
+  const seen = new Set<string>([entryFileName(spec.entry, spec.language)]);
   for (const [i, rel] of spec.tests.entries()) {
     const source = await readText(resolve(dir, rel), `tests.${i}`, path);
     const name = basename(rel);
     if (seen.has(name)) throw new EvigradeError('RUBRIC_INVALID', `${path}: tests.${i}: "${name}" collides with another test file or the entry`);
     seen.add(name);
-    tests.push({ name, source, sha256: sha256(source) });
+    const job = isTsFile(name) ? transpileForJob(name, source) : { path: name, code: source };
+    tests.push({ name, source, sha256: sha256(source), jobName: job.path, jobSource: job.code });
   }
   let referenceDir: string | null = null;
   if (spec.reference) {

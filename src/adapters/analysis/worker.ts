@@ -1,0 +1,31 @@
+// Piscina worker: lint and AST metrics for one file. Runs in a worker thread
+// so a pathological file costs one thread (killed on timeout), never the grader.
+import type { LintSpec } from '../../domain/lint.js';
+import type { FileAnalysis } from '../../domain/analysis.js';
+import { measure, ParseFailure } from '../../stages/metrics.js';
+import { lintFile } from './lint.js';
+import { typecheck } from './typecheck.js';
+
+/** Named task for piscina (`name: 'typecheckTask'`): the whole submission at once. */
+export function typecheckTask(files: readonly { path: string; code: string }[]): ReturnType<typeof typecheck> {
+  return typecheck(files);
+}
+
+export interface AnalysisTask {
+  readonly file: string;
+  readonly code: string;
+  readonly spec: LintSpec;
+}
+
+export default function analyse(task: AnalysisTask): FileAnalysis {
+  const lint = lintFile(task.file, task.code, task.spec);
+  try {
+    return { file: task.file, lint, metrics: measure(task.file, task.code), skipped: null };
+  } catch (e) {
+    if (!(e instanceof ParseFailure)) throw e;
+    const parse = lint.some((m) => m.rule === 'parse-error')
+      ? lint
+      : [...lint, { rule: 'parse-error', severity: 'error' as const, line: (e as ParseFailure).line, column: (e as ParseFailure).column, message: (e as Error).message }];
+    return { file: task.file, lint: parse, metrics: null, skipped: 'parse_error' };
+  }
+}
