@@ -35,9 +35,10 @@ function tools(): Record<string, string> {
   };
 }
 
-async function withSandbox<T>(choice: SandboxChoice, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
+async function withSandbox<T>(choice: SandboxChoice, concurrency: number, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
   const sandbox = await openSandbox(choice, HARNESS_DIR);
-  const analysis = createAnalysisPool();
+  // No more lint threads than submissions in flight: each thread pays ESLint's start-up once.
+  const analysis = createAnalysisPool({ threads: Math.max(1, Math.min(availableParallelism(), concurrency)) });
   const ports: GradePorts = { sandbox, analysis, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);
@@ -52,7 +53,7 @@ async function gradeCommand(argv: string[]): Promise<number> {
   const tty = process.stderr.isTTY === true;
   const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
   const rubric = await loadRubric(args.rubric);
-  return withSandbox(args.sandbox, async (sandbox, ports) => {
+  return withSandbox(args.sandbox, args.concurrency, async (sandbox, ports) => {
     log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates, rubric: rubric.spec.id }, 'sandbox ready');
     if (!sandbox.backend.isolates) log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
     const expected = await collectExpected(rubric, sandbox);
@@ -84,7 +85,7 @@ async function gradeCommand(argv: string[]): Promise<number> {
 async function checkRubricCommand(argv: string[]): Promise<number> {
   const args = parseCheckArgs(argv);
   const rubric = await loadRubric(args.rubric);
-  return withSandbox(args.sandbox, async (sandbox, ports) => {
+  return withSandbox(args.sandbox, 1, async (sandbox, ports) => {
     const expected = await collectExpected(rubric, sandbox);
     process.stdout.write(`${args.rubric}: valid; ${expected.length} hidden tests in ${rubric.tests.length} file(s); sandbox ${sandbox.backend.id}\n`);
     if (!rubric.referenceDir) {

@@ -51,8 +51,17 @@ const ANONYMOUS = '<anonymous>';
 const PARSE_OPTIONS = { loc: true, range: true, comment: true, jsx: false } as const;
 
 export function measure(file: string, code: string): FileMetrics {
+  return guardDepth(() => measureParsed(file, code, parseOrFail(code)));
+}
+
+/** Measures an ESTree AST someone else already parsed (ESLint's), saving a second parse. */
+export function measureAst(file: string, code: string, ast: TSESTree.Program): FileMetrics {
+  return guardDepth(() => measureParsed(file, code, ast));
+}
+
+function guardDepth(fn: () => FileMetrics): FileMetrics {
   try {
-    return measureParsed(file, code, parseOrFail(code));
+    return fn();
   } catch (err) {
     // The parser is recursive: a few hundred nested brackets exhaust the stack.
     if (err instanceof RangeError) {

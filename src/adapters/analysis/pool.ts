@@ -40,7 +40,8 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
     filename: WORKER,
     maxThreads: opts.threads ?? Math.max(1, availableParallelism()),
     idleTimeout: 30_000,
-    resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 8 },
+    // A larger young generation: linting allocates many short-lived objects.
+    resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 48, stackSizeMb: 8 },
   });
 
   async function one(f: SubmissionFile, spec: LintSpec): Promise<FileAnalysis> {

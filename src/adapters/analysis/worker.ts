@@ -2,8 +2,8 @@
 // so a pathological file costs one thread (killed on timeout), never the grader.
 import type { LintSpec } from '../../domain/lint.js';
 import type { FileAnalysis } from '../../domain/analysis.js';
-import { measure, ParseFailure } from '../../stages/metrics.js';
-import { lintFile } from './lint.js';
+import { measure, measureAst, ParseFailure } from '../../stages/metrics.js';
+import { lintWithAst } from './lint.js';
 import { typecheck } from './typecheck.js';
 
 /** Named task for piscina (`name: 'typecheckTask'`): the whole submission at once. */
@@ -18,9 +18,11 @@ export interface AnalysisTask {
 }
 
 export default function analyse(task: AnalysisTask): FileAnalysis {
-  const lint = lintFile(task.file, task.code, task.spec);
+  const { messages: lint, ast } = lintWithAst(task.file, task.code, task.spec);
   try {
-    return { file: task.file, lint, metrics: measure(task.file, task.code), skipped: null };
+    // One parse serves both: the metrics walk reuses ESLint's AST when there is one.
+    const metrics = ast ? measureAst(task.file, task.code, ast) : measure(task.file, task.code);
+    return { file: task.file, lint, metrics, skipped: null };
   } catch (e) {
     if (!(e instanceof ParseFailure)) throw e;
     const parse = lint.some((m) => m.rule === 'parse-error')
