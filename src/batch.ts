@@ -6,7 +6,7 @@ import { EvigradeError } from './domain/errors.js';
 import { ReportSchema, type Report } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
-import { asEvigradeError, failedReport, gradeSubmission, type GradePorts } from './pipeline.js';
+import { asEvigradeError, failedReport, gradeDeterministic, judgeReport, type GradePorts } from './pipeline.js';
 import type { ExpectedTest } from './stages/test-run.js';
 import { gradesCsv, summarise } from './stages/summary.js';
 
@@ -65,24 +65,29 @@ async function reusable(path: string, rubric: Rubric, sub: Submission): Promise<
 
 const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [], sha256: '' });
 
-async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts, opts: BatchOptions): Promise<{ report: Report; reused: boolean }> {
-  const fail = (sub: Submission, err: EvigradeError): Report => failedReport(sub, rubric, expected, err, { ...ports, backend: ports.sandbox.backend.id });
-  if (e.invalidName) return { report: fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`)), reused: false };
+type Graded = { report: Report; reused: boolean; sub: Submission | null };
+
+/** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
+async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts, opts: BatchOptions): Promise<Graded> {
+  const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.sandbox.backend.id }), reused: false, sub: null });
+  if (e.invalidName) return fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`));
   let sub: Submission;
   try {
     sub = await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
   } catch (err) {
-    return { report: fail(emptySubmission(e.id), asEvigradeError(err)), reused: false };
+    return fail(emptySubmission(e.id), asEvigradeError(err));
   }
   const out = join(opts.outDir, `${e.id}.json`);
   if (!opts.force) {
     const prior = await reusable(out, rubric, sub);
-    if (prior) return { report: prior, reused: true };
+    // A report whose judge failed keeps its measurements; only the judge is asked again.
+    if (prior && prior.judge.status === 'failed' && ports.judge) return { report: prior, reused: false, sub };
+    if (prior) return { report: prior, reused: true, sub };
   }
   try {
-    return { report: await gradeSubmission(sub, rubric, expected, ports), reused: false };
+    return { report: await gradeDeterministic(sub, rubric, expected, ports), reused: false, sub };
   } catch (err) {
-    return { report: fail(sub, asEvigradeError(err)), reused: false };
+    return fail(sub, asEvigradeError(err));
   }
 }
 
@@ -98,18 +103,28 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   let reused = 0;
   let next = 0;
   events.start(entries.length, 0);
+  const judging = new Set<Promise<void>>();
+  // Judge calls overlap with sandbox work; this many may wait before the sandbox side pauses.
+  const maxPending = Math.max(8, opts.concurrency * 4);
+  const finish = async (e: Entry, g: Graded): Promise<void> => {
+    const report = g.sub && !g.reused ? await judgeReport(g.report, g.sub, rubric, ports) : g.report;
+    if (!g.reused) await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    else reused++;
+    reports.push(report);
+    events.done(e.id, report, g.reused);
+  };
   const worker = async (): Promise<void> => {
     while (!signal.aborted && next < entries.length) {
       const e = entries[next++] as Entry;
-      const { report, reused: wasReused } = await gradeEntry(e, rubric, expected, ports, opts);
-      if (signal.aborted && !wasReused && report.status === 'error') return; // killed by the interrupt: leave it for the re-run
-      if (!wasReused) await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
-      else reused++;
-      reports.push(report);
-      events.done(e.id, report, wasReused);
+      const g = await gradeEntry(e, rubric, expected, ports, opts);
+      if (signal.aborted && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
+      const p: Promise<void> = finish(e, g).finally(() => judging.delete(p));
+      judging.add(p);
+      while (judging.size >= maxPending) await Promise.race(judging);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, entries.length)) }, worker));
+  await Promise.all(judging);
   const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.sandbox.backend.id, ports.now());
   await writeFileAtomic(join(opts.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(join(opts.outDir, 'grades.csv'), gradesCsv(reports));

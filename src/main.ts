@@ -6,14 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createAnalysisPool } from './adapters/analysis/pool.js';
 import { readSubmission } from './adapters/fs/intake.js';
+import { loadConfig } from './adapters/fs/config-loader.js';
 import { loadRubric } from './adapters/fs/rubric-loader.js';
+import { createJudgePort, type JudgePort } from './judges/port.js';
 import { killAllJobs } from './adapters/sandbox/process-runner.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from './adapters/sandbox/registry.js';
 import { gradeBatch } from './batch.js';
 import { parseCheckArgs, parseGradeArgs } from './cli/args.js';
 import { progressReporter } from './cli/progress.js';
 import { ERROR_TABLE, EvigradeError, isEvigradeError } from './domain/errors.js';
-import { collectExpected, gradeSubmission, type GradePorts } from './pipeline.js';
+import { collectExpected, gradeDeterministic, type GradePorts } from './pipeline.js';
 import { sha256 } from './util/hash.js';
 
 const ESLINT_VERSION = (await import('eslint')).Linter.version;
@@ -35,11 +37,11 @@ function tools(): Record<string, string> {
   };
 }
 
-async function withSandbox<T>(choice: SandboxChoice, concurrency: number, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
+async function withSandbox<T>(choice: SandboxChoice, concurrency: number, judge: JudgePort | null, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
   const sandbox = await openSandbox(choice, HARNESS_DIR);
   // No more lint threads than submissions in flight: each thread pays ESLint's start-up once.
   const analysis = createAnalysisPool({ threads: Math.max(1, Math.min(availableParallelism(), concurrency)) });
-  const ports: GradePorts = { sandbox, analysis, now: () => new Date(), tools: tools(), maxResumes: 2 };
+  const ports: GradePorts = { sandbox, analysis, judge, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);
   } finally {
@@ -53,7 +55,14 @@ async function gradeCommand(argv: string[]): Promise<number> {
   const tty = process.stderr.isTTY === true;
   const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
   const rubric = await loadRubric(args.rubric);
-  return withSandbox(args.sandbox, args.concurrency, async (sandbox, ports) => {
+  const config = await loadConfig(args.config);
+  const judge = createJudgePort({
+    disabled: args.noLlm ? 'disabled with --no-llm' : null,
+    cliSpecs: args.judges,
+    config,
+    env: { hfToken: process.env.HF_TOKEN || null },
+  });
+  return withSandbox(args.sandbox, args.concurrency, judge, async (sandbox, ports) => {
     log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates, rubric: rubric.spec.id }, 'sandbox ready');
     if (!sandbox.backend.isolates) log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
     const expected = await collectExpected(rubric, sandbox);
@@ -85,7 +94,7 @@ async function gradeCommand(argv: string[]): Promise<number> {
 async function checkRubricCommand(argv: string[]): Promise<number> {
   const args = parseCheckArgs(argv);
   const rubric = await loadRubric(args.rubric);
-  return withSandbox(args.sandbox, 1, async (sandbox, ports) => {
+  return withSandbox(args.sandbox, 1, null, async (sandbox, ports) => {
     const expected = await collectExpected(rubric, sandbox);
     process.stdout.write(`${args.rubric}: valid; ${expected.length} hidden tests in ${rubric.tests.length} file(s); sandbox ${sandbox.backend.id}\n`);
     if (!rubric.referenceDir) {
@@ -93,7 +102,7 @@ async function checkRubricCommand(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     const sub = await readSubmission(rubric.referenceDir, 'reference', rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
-    const report = await gradeSubmission(sub, rubric, expected, ports);
+    const report = await gradeDeterministic(sub, rubric, expected, ports);
     const bad = report.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped');
     if (bad.length > 0 || report.flags.some((f) => f.severity === 'critical')) {
       const lines = bad.map((t) => `  ${t.id} ${t.status}: ${t.name}\n    ${t.message.split('\n')[0] ?? ''}`);
@@ -113,6 +122,7 @@ const HELP = `evigrade — evidence-grounded code grading
 
   evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir>
         [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--unsafe-no-sandbox]
+        [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
   evigrade check-rubric <rubric.yaml>
 
 Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,

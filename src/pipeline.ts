@@ -2,6 +2,8 @@
 // intake → collect (once per rubric) → sandboxed runs (resumed after a kill) →
 // interpretation → scores → evidence → report.
 import type { AnalysisPort } from './adapters/analysis/pool.js';
+import type { JudgePort } from './judges/port.js';
+import { applyJudgement, skippedJudgement } from './stages/judgement.js';
 import type { Sandbox } from './adapters/sandbox/registry.js';
 import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
 import type { HarnessPayload, RawRun } from './adapters/sandbox/types.js';
@@ -18,6 +20,8 @@ import { isTsFile, jsName, transpileForJob } from './stages/typescript.js';
 export interface GradePorts {
   readonly sandbox: Sandbox;
   readonly analysis: AnalysisPort;
+  /** The LLM judge stage; null grades deterministically (the report says the judge was skipped). */
+  readonly judge: JudgePort | null;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
   /** Extra runs after a test takes the job down (each gets the full time limit). */
@@ -81,8 +85,21 @@ function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']
   };
 }
 
-/** Grades one submission. Student failures are data; only machine failures throw. */
+/** Grades one submission, judge included. Student failures are data; only machine failures throw. */
 export async function gradeSubmission(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
+  return judgeReport(await gradeDeterministic(sub, rubric, expected, ports), sub, rubric, ports);
+}
+
+/** The judge stage on a deterministic report: audited, blended, timed. */
+export async function judgeReport(report: Report, sub: Submission, rubric: Rubric, ports: Pick<GradePorts, 'judge'>): Promise<Report> {
+  const t0 = performance.now();
+  const j = ports.judge ? await ports.judge.judge(report, sub, rubric) : skippedJudgement('no judge configured');
+  const out = applyJudgement(report, j, rubric);
+  return { ...out, timings: { ...out.timings, judgeMs: ms(t0), totalMs: (out.timings.totalMs ?? 0) + ms(t0) } };
+}
+
+/** Everything measured: tests in the sandbox, lint and metrics, scores and evidence. */
+export async function gradeDeterministic(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
   const t0 = performance.now();
   const state = newAttemptState();
   const { files, shadowed } = jobFiles(sub, rubric);
@@ -124,9 +141,10 @@ export function failedReport(sub: Submission, rubric: Rubric, expected: readonly
   const status = err.code.startsWith('INTAKE_') ? 'rejected' : 'error';
   const why = status === 'rejected' ? `not run: the submission was rejected at intake (${err.code})` : `not run: the grader failed (${err.code})`;
   const tests = toTestResults(rubric, expected, expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })));
-  return assembleReport({
+  const report = assembleReport({
     status, submission: sub, rubric, backend: ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], analyses: [], timings: {}, tools: ports.tools, now: ports.now(),
   });
+  return applyJudgement(report, skippedJudgement(`the submission was not graded (${status})`), rubric);
 }
 
 export const asEvigradeError = (e: unknown): EvigradeError =>

@@ -58,7 +58,7 @@ export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
 export async function gradeInline(backend: ProcessBackendId, rubric: Rubric, files: Record<string, string>): Promise<Report> {
   const sandbox = await sandboxFor(backend);
   const expected = await collectExpected(rubric, sandbox);
-  return gradeSubmission(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
+  return gradeSubmission(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
 }
 
 /** Status per test name, the shape most assertions compare as a whole object. */

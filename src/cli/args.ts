@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EvigradeError } from '../domain/errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice } from '../adapters/sandbox/registry.js';
+import { JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
 
 export interface GradeArgs {
   readonly submissions: string;
@@ -10,6 +11,9 @@ export interface GradeArgs {
   readonly sandbox: SandboxChoice;
   readonly force: boolean;
   readonly noLlm: boolean;
+  readonly config: string | null;
+  /** From repeated --judge-endpoint URL --judge-model NAME pairs; null when none given. */
+  readonly judges: JudgeSpec[] | null;
 }
 
 const usage = (msg: string): never => {
@@ -33,6 +37,9 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     force: { type: 'boolean' },
     'no-llm': { type: 'boolean' },
     'unsafe-no-sandbox': { type: 'boolean' },
+    config: { type: 'string' },
+    'judge-endpoint': { type: 'string', multiple: true },
+    'judge-model': { type: 'string', multiple: true },
   });
   if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|bwrap|unshare] [--force]');
   const rubric = values.rubric;
@@ -49,7 +56,20 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
     force: values.force === true,
     noLlm: values['no-llm'] === true,
+    config: typeof values.config === 'string' ? values.config : null,
+    judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
   };
+}
+
+/** --judge-endpoint URL --judge-model NAME, repeatable: the i-th model goes with the i-th endpoint. */
+export function judgeFlags(endpoints: string[] | undefined, models: string[] | undefined): JudgeSpec[] | null {
+  if (!endpoints?.length && !models?.length) return null;
+  if ((endpoints?.length ?? 0) !== (models?.length ?? 0)) usage('--judge-endpoint and --judge-model come in pairs (one model per endpoint)');
+  return (endpoints as string[]).map((endpointUrl, i) => {
+    const parsed = JudgeSpecSchema.safeParse({ endpointUrl, model: (models as string[])[i] });
+    if (!parsed.success) usage(`--judge-endpoint ${endpointUrl}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    return parsed.data as JudgeSpec;
+  });
 }
 
 export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
@@ -64,6 +84,7 @@ export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
 
 export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice } {
   const { values, positionals } = parse(argv, { sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' } });
+  // check-rubric grades the reference deterministically: no judge is asked.
   if (positionals.length !== 1) usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|bwrap|unshare]');
   return { rubric: positionals[0] as string, sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors.js';
+import { JudgeReportSchema } from './judge.js';
 
 export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
 export const TestStatusSchema = z.enum(TEST_STATUSES);
@@ -55,7 +56,14 @@ export type ComplexityItem = z.infer<typeof FunctionItemSchema> | z.infer<typeof
 export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
 
 export const FlagSchema = z
-  .object({ code: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/), severity: z.enum(['info', 'warning', 'critical']), message: z.string(), evidence: z.array(z.string()) })
+  .object({
+    code: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/),
+    severity: z.enum(['info', 'warning', 'critical']),
+    message: z.string(),
+    evidence: z.array(z.string()),
+    /** For judge flags: the judge's claim the evidence contradicts. */
+    claim: z.string().nullable().optional(),
+  })
   .strict();
 export type Flag = z.infer<typeof FlagSchema>;
 
@@ -64,6 +72,19 @@ export const DeterministicScoresSchema = z
   .object({ correctness: score, edge_cases: score, style: score, complexity: score, total: z.number().min(0).max(10) })
   .strict();
 export type DeterministicScores = z.infer<typeof DeterministicScoresSchema>;
+
+export const LlmScoresSchema = z
+  .object({ correctness: score, edge_cases: score, style: score, complexity: score, total: z.number().min(0).max(10) })
+  .strict();
+export const BlendSchema = z
+  .object({
+    weights: z.object({ deterministic: z.number(), llm: z.number() }).strict(),
+    /** Whether the LLM's scores entered the final score; the reason says why or why not. */
+    applied: z.boolean(),
+    reason: z.string(),
+    perCriterion: z.object({ correctness: score, edge_cases: score, style: score, complexity: score }).strict(),
+  })
+  .strict();
 
 export const ReportSchema = z
   .object({
@@ -91,13 +112,15 @@ export const ReportSchema = z
     scores: z
       .object({
         deterministic: DeterministicScoresSchema,
-        llm: z.null(),
+        /** The judge's scores over the measured criteria, whether or not the blend used them. */
+        llm: LlmScoresSchema.nullable(),
         final: z.number().min(0).max(10),
+        blend: BlendSchema,
         basis: z.string(),
       })
       .strict(),
     flags: z.array(FlagSchema),
-    judge: z.null(),
+    judge: JudgeReportSchema,
     timings: z.record(z.string(), z.number().nonnegative()),
     errors: z.array(z.object({ code: ErrorCodeSchema, message: z.string() }).strict()),
     tools: z.record(z.string(), z.string()),
@@ -120,6 +143,12 @@ export const SummarySchema = z
       z.object({ id: z.string(), status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int() }).strict(),
     ),
     sandbox: z.string(),
+    judge: z
+      .object({
+        answered: z.number().int(), cached: z.number().int(), failed: z.number().int(), skipped: z.number().int(),
+        blended: z.number().int(), calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), costUsd: z.number(),
+      })
+      .strict(),
     generatedAt: z.string(),
   })
   .strict();

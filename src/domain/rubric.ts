@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JudgeSpecSchema } from './judge.js';
 import { LintSpecSchema } from './lint.js';
 
 const positiveInt = z.number().int().positive();
@@ -52,6 +53,8 @@ export const RubricSchema = z
     complexity: z.object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) }).strict().optional(),
     lint: LintSpecSchema.default(LintSpecSchema.parse({})),
     reference: relPath.optional(),
+    /** A judge chain for this rubric only (overrides the configuration's). */
+    judges: z.array(JudgeSpecSchema).min(1).optional(),
   })
   .strict();
 

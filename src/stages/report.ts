@@ -8,6 +8,8 @@ import type { FileAnalysis } from '../domain/analysis.js';
 import { analysisEvidence, policyFlags } from './analysis-evidence.js';
 import { complexityScore, DEFAULT_COMPLEXITY_LIMITS, styleScore } from './analysis-scores.js';
 import { buildEvidence } from './evidence.js';
+import { deterministicBlend } from './judgement.js';
+import { PROMPT_VERSION } from './prompt.js';
 import { deterministicScores } from './scores.js';
 
 export const testName = (t: ExpectedTest): string => t.path.join(' > ');
@@ -89,9 +91,15 @@ export function assembleReport(input: ReportInput): Report {
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
     evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),
-    scores: { deterministic: det, llm: null, final: input.status === 'graded' ? det.total : 0, basis },
+    scores: {
+      deterministic: det,
+      llm: null,
+      final: input.status === 'graded' ? det.total : 0,
+      blend: deterministicBlend({ scores: { deterministic: det } as Report['scores'] }, rubric, 'LLM weight 0: the judge has not run'),
+      basis,
+    },
     flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity)],
-    judge: null,
+    judge: { status: 'skipped', reason: 'the judge has not run', model: null, promptVersion: PROMPT_VERSION, cached: false, attempts: [], output: null, tokens: { prompt: 0, completion: 0 }, costUsd: 0 },
     timings: input.timings,
     errors: input.errors.map((e) => ({ code: e.code, message: e.message })),
     tools: input.tools,

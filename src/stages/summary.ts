@@ -24,7 +24,24 @@ export function summarise(reports: readonly Report[], rubric: { id: string; sha2
       tests: r.tests.length,
     })),
     sandbox,
+    judge: judgeTotals(sorted),
     generatedAt: now.toISOString(),
+  };
+}
+
+function judgeTotals(reports: readonly Report[]): Summary['judge'] {
+  const count = (st: string): number => reports.filter((r) => r.judge.status === st).length;
+  const attempts = reports.flatMap((r) => r.judge.attempts);
+  return {
+    answered: count('answered'),
+    cached: reports.filter((r) => r.judge.cached).length,
+    failed: count('failed'),
+    skipped: count('skipped'),
+    blended: reports.filter((r) => r.scores.blend.applied).length,
+    calls: attempts.filter((a) => a.outcome !== 'cached').length,
+    promptTokens: attempts.reduce((s, a) => s + a.promptTokens, 0),
+    completionTokens: attempts.reduce((s, a) => s + a.completionTokens, 0),
+    costUsd: Math.round(reports.reduce((s, r) => s + r.judge.costUsd, 0) * 1e6) / 1e6,
   };
 }
 

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ConfigSchema, type Config } from '../../domain/config.js';
+import { EvigradeError } from '../../domain/errors.js';
+import { formatZodIssues } from './rubric-loader.js';
+
+const DEFAULT_FILE = 'evigrade.config.yaml';
+
+/**
+ * Loads the configuration once: an explicit path, else EVIGRADE_CONFIG, else
+ * ./evigrade.config.yaml if present, else defaults. Environment variables then
+ * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS).
+ * Invalid input is an error naming the file and field — never a warning.
+ */
+export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = process.env): Promise<Readonly<Config>> {
+  const file = path ?? env.EVIGRADE_CONFIG ?? (existsSync(DEFAULT_FILE) ? DEFAULT_FILE : null);
+  let raw: unknown = {};
+  if (file) {
+    const text = await readFile(resolve(file), 'utf8').catch((e: NodeJS.ErrnoException) => {
+      throw new EvigradeError('CONFIG_INVALID', `${file}: cannot be read (${e.code ?? e.message})`);
+    });
+    const doc = parseDocument(text, { uniqueKeys: true });
+    if (doc.errors.length) throw new EvigradeError('CONFIG_INVALID', doc.errors.map((e) => `${file}: YAML: ${e.message.split('\n')[0]}`).join('\n'));
+    raw = doc.toJS() ?? {};
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues(file ?? '(defaults)', parsed.error.issues));
+  const config = parsed.data;
+  if (env.EVIGRADE_JUDGE_ENDPOINT || env.EVIGRADE_JUDGE_MODEL) {
+    if (!env.EVIGRADE_JUDGE_ENDPOINT || !env.EVIGRADE_JUDGE_MODEL) {
+      throw new EvigradeError('CONFIG_INVALID', 'EVIGRADE_JUDGE_ENDPOINT and EVIGRADE_JUDGE_MODEL must be set together');
+    }
+    const spec = ConfigSchema.shape.judges.unwrap().element.safeParse({ model: env.EVIGRADE_JUDGE_MODEL, endpointUrl: env.EVIGRADE_JUDGE_ENDPOINT });
+    if (!spec.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_JUDGE_ENDPOINT', spec.error.issues));
+    config.judges = [spec.data];
+  }
+  const envKeys = (env.EVIGRADE_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  config.api_keys = [...config.api_keys, ...envKeys];
+  return Object.freeze(config);
+}

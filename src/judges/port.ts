@@ -1,0 +1,64 @@
+import { createJudgeCache } from '../adapters/judge-cache.js';
+import type { Config } from '../domain/config.js';
+import { DEFAULT_JUDGE_CHAIN, JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
+import type { Report } from '../domain/report.js';
+import type { Rubric } from '../domain/rubric.js';
+import type { Submission } from '../domain/submission.js';
+import { skippedJudgement, type Judgement } from '../stages/judgement.js';
+import { buildPrompt } from '../stages/prompt.js';
+import { createLimiter } from '../util/limiter.js';
+import { runChain, type ChainDeps } from './chain.js';
+import { resolveChain, type ResolvedChain } from './registry.js';
+import type { JudgeEnv } from './types.js';
+
+export interface JudgePort {
+  judge(report: Report, sub: Submission, rubric: Rubric): Promise<Judgement>;
+}
+
+export interface JudgeSetup {
+  /** Set (with the reason) when judging is off, e.g. --no-llm. */
+  readonly disabled: string | null;
+  /** From --judge-endpoint/--judge-model: overrides rubric and configuration. */
+  readonly cliSpecs: readonly JudgeSpec[] | null;
+  readonly config: Pick<Config, 'judges' | 'judge'>;
+  readonly env: JudgeEnv;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+const DEFAULTS = DEFAULT_JUDGE_CHAIN.map((s) => JudgeSpecSchema.parse(s));
+
+function skipReason(chain: ResolvedChain): string {
+  return chain.unusable.length
+    ? `HF_TOKEN is not set (needed by ${chain.unusable.length} Hugging Face judge(s)) and no judge endpoint is configured (--judge-endpoint URL --judge-model NAME)`
+    : 'no judge configured';
+}
+
+/** The judge stage as a port: picks the chain (CLI > rubric > config > default), then runs it. */
+export function createJudgePort(setup: JudgeSetup): JudgePort {
+  const sleep = setup.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const c = setup.config.judge;
+  const limiter = createLimiter(c.concurrency, c.rate_per_minute, sleep);
+  const cache = createJudgeCache(c.cache_dir);
+  const chains = new Map<string, ResolvedChain>();
+  const chainFor = (rubric: Rubric): ResolvedChain => {
+    const specs = setup.cliSpecs ?? rubric.spec.judges ?? setup.config.judges ?? DEFAULTS;
+    if (!chains.has(rubric.sha256)) chains.set(rubric.sha256, resolveChain(specs, setup.env));
+    return chains.get(rubric.sha256) as ResolvedChain;
+  };
+  return {
+    async judge(report, sub, rubric) {
+      if (setup.disabled) return skippedJudgement(setup.disabled);
+      if (report.status !== 'graded') return skippedJudgement(`the submission was not graded (${report.status})`);
+      const chain = chainFor(rubric);
+      if (chain.judges.length === 0) return skippedJudgement(skipReason(chain));
+      const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, sub.files);
+      const deps: ChainDeps = { judges: chain.judges, cache, limiter, retries: c.retries, backoffMs: c.backoff_ms, maxBackoffMs: c.max_backoff_ms, sleep };
+      const res = await runChain(prompt, { codeHash: sub.sha256, evidenceHash: report.evidence.hash, rubricHash: rubric.sha256 }, deps);
+      const spec = res.judge?.spec;
+      return {
+        status: res.status, reason: res.reason, model: spec?.model ?? null, cached: res.cached, attempts: res.attempts, output: res.output,
+        priceIn: spec?.price_in_per_mtok ?? 0, priceOut: spec?.price_out_per_mtok ?? 0,
+      };
+    },
+  };
+}
