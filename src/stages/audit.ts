@@ -4,6 +4,8 @@ import type { DeterministicScores, EvidenceItem, Flag } from '../domain/report.j
 /** Thresholds of the hallucination auditor; DESIGN.md lists them. */
 export const AUDIT = {
   highScore: 8,
+  /** A (near) perfect correctness score is never compatible with a failing test. */
+  perfect: 9.5,
   lowPassRate: 5,
   manyLintErrorsWeight: 9,
   highConfidence: 0.8,
@@ -67,8 +69,9 @@ const describe = (e: EvidenceItem | undefined): string => (e?.kind === 'test' ? 
 function scoreFlags(out: JudgeOutput, items: readonly EvidenceItem[], det: DeterministicScores): AuditFlag[] {
   const flags: AuditFlag[] = [];
   const failing = items.filter((i) => i.kind === 'test' && BAD_TEST.has(i.status)).map((i) => i.id);
-  if (det.correctness !== null && out.scores.correctness >= AUDIT.highScore && det.correctness < AUDIT.lowPassRate) {
-    flags.push(flag('judge.correctness_vs_tests', `correctness ${out.scores.correctness} while the weighted pass rate is ${det.correctness}/10`, failing));
+  const perfectDespiteFailures = out.scores.correctness >= AUDIT.perfect && failing.length > 0;
+  if (det.correctness !== null && ((out.scores.correctness >= AUDIT.highScore && det.correctness < AUDIT.lowPassRate) || perfectDespiteFailures)) {
+    flags.push(flag('judge.correctness_vs_tests', `correctness ${out.scores.correctness} while the weighted pass rate is ${det.correctness}/10 and ${failing.length} test(s) fail`, failing));
   }
   const lint = items.filter((i) => i.kind === 'lint');
   const weight = lint.reduce((s, i) => s + (i.kind === 'lint' ? i.weight : 0), 0);
@@ -90,7 +93,9 @@ function boundFlags(out: JudgeOutput, det: DeterministicScores, maxAdj: number, 
     if (d === null) continue;
     const delta = out.scores[c] - d;
     if (Math.abs(delta) <= maxAdj + 1e-9) continue;
-    const justified = justifiedBy(out, c, delta > 0 ? 'strength' : 'weakness', byId);
+    // Tests are the ground truth for correctness: no reason lifts it past the bound while one of them fails.
+    const testsFail = (c === 'correctness' || c === 'edge_cases') && delta > 0 && [...byId.values()].some((e) => e.kind === 'test' && BAD_TEST.has(e.status));
+    const justified = !testsFail && justifiedBy(out, c, delta > 0 ? 'strength' : 'weakness', byId);
     if (justified && Math.abs(delta) <= AUDIT.justifiedMultiple * maxAdj + 1e-9) continue;
     flags.push(flag('judge.adjustment_out_of_bounds', `${c}: ${out.scores[c]} vs deterministic ${d} (more than ±${maxAdj}${justified ? ` even with a cited reason, limit ±${AUDIT.justifiedMultiple * maxAdj}` : ' without a cited reason'})`, []));
   }
