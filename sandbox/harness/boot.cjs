@@ -21,7 +21,10 @@ if (process.argv[2]) {
 // Code restored from a V8 cache loses vm's dynamic-import callback, so the
 // harness imports test files through this function, compiled by Node itself.
 Object.defineProperty(globalThis, Symbol.for('evigrade.import'), { value: (url) => import(url) });
-const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+// The warm-up on the host compiles under the job's path, so cached code names the same file.
+const scriptName = process.env.EVIGRADE_SCRIPT_NAME || file;
+delete process.env.EVIGRADE_SCRIPT_NAME;
+const script = new vm.Script(Module.wrap(source), { filename: scriptName, cachedData });
 const out = process.env.EVIGRADE_CACHE_OUT;
 if (out) {
   delete process.env.EVIGRADE_CACHE_OUT;

@@ -4,12 +4,23 @@
 const P = require('./primordials.cjs');
 const { effectiveMode, callWithTimeout, pathOf } = require('./runner.cjs');
 
+// Frames of the harness and of Node itself say nothing about the student's code
+// and would make reports differ between machines; only the test's and the
+// submission's frames are kept.
+const NOISE_FRAME = /^\s+at .*(?:harness\.cjs|boot\.cjs|node:internal|\(native\)|<anonymous>|new Promise)/;
+
 function errorText(e) {
   if (!e) return '';
   const msg = typeof e.message === 'string' ? e.message : P.String(e);
   const stack = typeof e.stack === 'string' ? e.stack : '';
-  // Keep the assertion text and the first frames; the grader caps length again.
-  return P.StringSlice(stack.indexOf(msg) >= 0 ? stack : msg + '\n' + stack, 0, 4000);
+  const full = stack.indexOf(msg) >= 0 ? stack : msg + '\n' + stack;
+  const lines = P.StringSplit(full, '\n');
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (NOISE_FRAME.test(lines[i])) continue;
+    out += (out ? '\n' : '') + lines[i];
+  }
+  return P.StringSlice(out, 0, 4000);
 }
 
 function createExecutor(ctx) {

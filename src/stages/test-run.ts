@@ -146,7 +146,7 @@ function noteTamper(d: FrameData, events: Omit<SandboxEvent, 'id'>[], flags: Omi
 
 function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
   const heapOom = run.signal === 'SIGABRT' || run.exitCode === 134 ? /heap out of memory|Reached heap limit/.test(run.stderr) : false;
-  if (run.timedOut) events.push({ event: 'timeout', detail: `wall-clock limit reached after ${run.wallMs} ms; the whole process tree was killed` });
+  if (run.timedOut) events.push({ event: 'timeout', detail: 'wall-clock limit reached; the whole process tree was killed' });
   if (run.memoryLimitHit || heapOom) events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
   if (run.pidsLimitHit) events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });

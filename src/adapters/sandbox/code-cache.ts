@@ -39,7 +39,7 @@ async function build(rootfs: string, nodeArgs: readonly string[], dest: string):
     await new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, [...nodeArgs, join(rootfs, SANDBOX_HARNESS_DIR, 'boot.cjs')], {
         stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
-        env: { PATH: '/usr/bin:/bin', EVIGRADE_CACHE_OUT: tmp },
+        env: { PATH: '/usr/bin:/bin', EVIGRADE_CACHE_OUT: tmp, EVIGRADE_SCRIPT_NAME: `${SANDBOX_HARNESS_DIR}/harness.cjs` },
       });
       (child.stdio[3] as NodeJS.ReadableStream | null)?.resume();
       child.stdin?.end(JSON.stringify(payload));
