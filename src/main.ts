@@ -12,7 +12,11 @@ import { createJudgePort, type JudgePort } from './judges/port.js';
 import { killAllJobs } from './adapters/sandbox/process-runner.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from './adapters/sandbox/registry.js';
 import { gradeBatch } from './batch.js';
-import { parseCheckArgs, parseGradeArgs } from './cli/args.js';
+import { parseCheckArgs, parseGradeArgs, parseServeArgs } from './cli/args.js';
+import { buildApp } from './http/app.js';
+import { createBatchService } from './server/batches.js';
+import { loadRubricStore } from './server/rubric-store.js';
+import { createSlots } from './server/slots.js';
 import { progressReporter } from './cli/progress.js';
 import { ERROR_TABLE, EvigradeError, isEvigradeError } from './domain/errors.js';
 import { collectExpected, gradeDeterministic, type GradePorts } from './pipeline.js';
@@ -113,9 +117,40 @@ async function checkRubricCommand(argv: string[]): Promise<number> {
   });
 }
 
+async function serveCommand(argv: string[]): Promise<number> {
+  const args = parseServeArgs(argv, Math.max(1, availableParallelism()));
+  const config = await loadConfig(args.config);
+  if (config.api_keys.length === 0) throw new EvigradeError('CONFIG_INVALID', 'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file');
+  const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
+  const judge = createJudgePort({ disabled: args.noLlm ? 'disabled with --no-llm' : null, cliSpecs: args.judges, config, env: { hfToken: process.env.HF_TOKEN || null } });
+  return withSandbox(args.sandbox, args.concurrency, judge, async (sandbox, ports) => {
+    const rubrics = await loadRubricStore(args.rubrics, sandbox);
+    const slots = createSlots(args.concurrency, args.queue);
+    const batches = createBatchService(args.data, rubrics, slots, ports);
+    const app = await buildApp({
+      rubrics, slots, batches, ports, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
+      judgeInfo: () => ({ disabled: args.noLlm, chain: (args.judges ?? config.judges ?? []).map((j) => j.model), hfToken: Boolean(process.env.HF_TOKEN) }),
+    });
+    const resumed = await batches.resumeAll();
+    await app.listen({ port: args.port, host: args.host });
+    log.info({ port: (app.server.address() as { port: number }).port, backend: sandbox.backend.id, rubrics: rubrics.list().length, resumed }, 'listening');
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        log.info('draining: no new work, finishing what runs');
+        void slots.drain().then(() => app.close()).then(resolve, resolve);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    log.info('stopped');
+    return EXIT.ok;
+  });
+}
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   grade: gradeCommand,
   'check-rubric': checkRubricCommand,
+  serve: serveCommand,
 };
 
 const HELP = `evigrade — evidence-grounded code grading
@@ -124,6 +159,7 @@ const HELP = `evigrade — evidence-grounded code grading
         [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
   evigrade check-rubric <rubric.yaml>
+  evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--queue N]
 
 Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,
 3 reference solution fails, 4 no sandbox available, 5 sandbox failure, 130 interrupted.
@@ -137,7 +173,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const handler = COMMANDS[cmd];
   try {
-    if (!handler) throw new EvigradeError('USAGE', `unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')}); serve, report and verify arrive with later issues`);
+    if (!handler) throw new EvigradeError('USAGE', `unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')}); report and verify arrive with later issues`);
     return await handler(rest);
   } catch (e) {
     if (!isEvigradeError(e)) throw e;

@@ -88,3 +88,45 @@ export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: Sandb
   if (positionals.length !== 1) usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|bwrap|unshare]');
   return { rubric: positionals[0] as string, sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true) };
 }
+
+export interface ServeArgs {
+  readonly port: number;
+  readonly host: string;
+  readonly rubrics: string;
+  readonly data: string;
+  readonly concurrency: number;
+  readonly queue: number;
+  readonly sandbox: SandboxChoice;
+  readonly noLlm: boolean;
+  readonly config: string | null;
+  readonly judges: JudgeSpec[] | null;
+}
+
+const intArg = (name: string, v: unknown, dflt: number, min: number, max: number): number => {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) usage(`serve: --${name} must be an integer from ${min} to ${max}, got "${String(v)}"`);
+  return n;
+};
+
+export function parseServeArgs(argv: string[], defaultConcurrency: number): ServeArgs {
+  const { values, positionals } = parse(argv, {
+    port: { type: 'string' }, host: { type: 'string' }, rubrics: { type: 'string' }, data: { type: 'string' },
+    concurrency: { type: 'string' }, queue: { type: 'string' }, sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' },
+    'no-llm': { type: 'boolean' }, config: { type: 'string' }, 'judge-endpoint': { type: 'string', multiple: true }, 'judge-model': { type: 'string', multiple: true },
+  });
+  if (positionals.length || typeof values.rubrics !== 'string') usage('usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--queue N]');
+  const concurrency = intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256);
+  return {
+    port: intArg('port', values.port, 8080, 0, 65535),
+    host: typeof values.host === 'string' ? values.host : '127.0.0.1',
+    rubrics: values.rubrics as string,
+    data: typeof values.data === 'string' ? values.data : '.evigrade-data',
+    concurrency,
+    queue: intArg('queue', values.queue, concurrency * 4, 0, 100_000),
+    sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
+    noLlm: values['no-llm'] === true,
+    config: typeof values.config === 'string' ? values.config : null,
+    judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
+  };
+}

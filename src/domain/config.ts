@@ -17,6 +17,10 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ concurrency: 4, rate_per_minute: 120, retries: 2, backoff_ms: 500, max_backoff_ms: 10_000, cache_dir: '.evigrade-cache/judge' }),
+    http: z
+      .object({ rate_per_minute: z.number().int().min(1).max(1_000_000).default(600) })
+      .strict()
+      .default({ rate_per_minute: 600 }),
     /** Bearer API keys for `evigrade serve` (EVIGRADE_API_KEYS adds more). */
     api_keys: z.array(z.string().min(16, 'API keys must be at least 16 characters')).default([]),
   })

@@ -7,13 +7,13 @@ import type { Submission, SubmissionFile } from '../../domain/submission.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 
 /** Present in real student folders, meaningless or risky inside a job: kept out, listed in the report. */
-const IGNORED_NAMES = new Set(['.git', '.DS_Store', '__MACOSX', 'Thumbs.db', 'node_modules', 'package.json', 'package-lock.json',
+export const IGNORED_NAMES = new Set(['.git', '.DS_Store', '__MACOSX', 'Thumbs.db', 'node_modules', 'package.json', 'package-lock.json',
   'yarn.lock', 'pnpm-lock.yaml', '.npmrc', '.yarnrc', '.yarnrc.yml', '.env', '.exercism', '.vscode', '.idea']);
-const FORBIDDEN_EXT = new Set(['.node', '.so', '.dll', '.dylib', '.exe', '.wasm']);
+export const FORBIDDEN_EXT = new Set(['.node', '.so', '.dll', '.dylib', '.exe', '.wasm']);
 // Letters, digits, marks and a few punctuation characters; no controls, bidi
 // overrides, zero-width characters, separators or leading dashes.
-const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
-const MAX_DEPTH = 8;
+export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
+export const MAX_DEPTH = 8;
 
 const fail = (code: ErrorCode, id: string, message: string): never => {
   throw new EvigradeError(code, `submission "${id}": ${message}`, { submission: id });

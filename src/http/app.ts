@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { Logger } from 'pino';
+import { EvigradeError } from '../domain/errors.js';
+import type { GradePorts } from '../pipeline.js';
+import type { BatchService } from '../server/batches.js';
+import type { RubricStore } from '../server/rubric-store.js';
+import type { Slots } from '../server/slots.js';
+import { createAuth } from './auth.js';
+import { errorHandler, sendError } from './errors.js';
+import { batchRoutes } from './routes/batches.js';
+import { gradeRoutes } from './routes/grade.js';
+import { healthRoutes } from './routes/health.js';
+import { openapiRoutes } from './routes/openapi.js';
+import { rubricRoutes } from './routes/rubrics.js';
+
+export interface AppDeps {
+  readonly rubrics: RubricStore;
+  readonly slots: Slots;
+  readonly batches: BatchService;
+  readonly ports: GradePorts;
+  readonly apiKeys: readonly string[];
+  readonly ratePerMinute: number;
+  readonly judgeInfo: () => Record<string, unknown>;
+  readonly logger?: Logger | false;
+  /** Bytes: one submission's body, and a batch's. */
+  readonly bodyLimit?: number;
+  readonly batchBodyLimit?: number;
+}
+
+const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/openapi.json']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    keyId?: string;
+  }
+}
+
+/** Builds the service without listening (tests use inject; `serve` listens). */
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
+    bodyLimit: deps.bodyLimit ?? 2 * 1024 * 1024,
+    genReqId: () => randomBytes(6).toString('hex'),
+    requestIdHeader: false,
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) => sendError(reply, new EvigradeError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)));
+
+  const auth = createAuth(deps.apiKeys);
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    if (OPEN_ROUTES.has(req.url.split('?')[0] as string)) return;
+    req.keyId = auth.check(req);
+  });
+  await app.register(rateLimit, {
+    max: deps.ratePerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => req.keyId ?? req.ip,
+    allowList: (req) => OPEN_ROUTES.has(req.url.split('?')[0] as string),
+    errorResponseBuilder: (_req, ctx) => {
+      const e = new EvigradeError('RATE_LIMITED', `more than ${ctx.max} requests per minute for this API key`, { retryAfter: Math.ceil(ctx.ttl / 1000) });
+      return Object.assign(e, { statusCode: 429 });
+    },
+  });
+
+  await app.register(healthRoutes, deps);
+  await app.register(openapiRoutes);
+  await app.register(rubricRoutes, deps);
+  await app.register(gradeRoutes, deps);
+  await app.register(batchRoutes, deps);
+  return app;
+}

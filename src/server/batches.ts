@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../adapters/fs/atomic.js';
+import type { BatchRequest, BatchStatus } from '../domain/api.js';
+import { EvigradeError } from '../domain/errors.js';
+import { ReportSchema, type Report, type Summary } from '../domain/report.js';
+import type { Submission } from '../domain/submission.js';
+import { asEvigradeError, failedReport, gradeDeterministic, judgeReport, type GradePorts } from '../pipeline.js';
+import { submissionFromMap } from '../stages/intake-map.js';
+import { summarise } from '../stages/summary.js';
+import type { RubricStore } from './rubric-store.js';
+import type { Slots } from './slots.js';
+
+export interface BatchEvent {
+  readonly type: 'submission' | 'done';
+  readonly submission?: string;
+  readonly status?: string;
+  readonly final?: number;
+  readonly done: number;
+  readonly total: number;
+}
+
+interface Manifest {
+  readonly id: string;
+  readonly rubric: string;
+  readonly createdAt: string;
+  readonly submissions: string[];
+}
+
+export interface BatchService {
+  create(req: BatchRequest): Promise<BatchStatus>;
+  status(id: string): Promise<BatchStatus>;
+  report(id: string, submission: string): Promise<Report>;
+  summary(id: string): Promise<Summary>;
+  subscribe(id: string, listener: (e: BatchEvent) => void): () => void;
+  /** Picks up every unfinished batch on disk (after a restart); returns how many submissions were queued. */
+  resumeAll(): Promise<number>;
+}
+
+const ID = /^[0-9a-f]{16}$/;
+
+/**
+ * Batches persisted on disk: a manifest, each submission's files, and each
+ * report as soon as it exists (write-then-rename). A submission is done when
+ * its report file exists, so after a restart exactly the missing ones run.
+ */
+export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: GradePorts): BatchService {
+  const root = join(dataDir, 'batches');
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  const running = new Set<string>();
+  const dir = (id: string): string => {
+    if (!ID.test(id)) throw new EvigradeError('NOT_FOUND', `no batch "${id}"`);
+    return join(root, id);
+  };
+  const manifest = async (id: string): Promise<Manifest> => {
+    try {
+      return JSON.parse(await readFile(join(dir(id), 'manifest.json'), 'utf8')) as Manifest;
+    } catch (e) {
+      if (e instanceof EvigradeError) throw e;
+      throw new EvigradeError('NOT_FOUND', `no batch "${id}"`);
+    }
+  };
+  const readReport = async (id: string, sub: string): Promise<Report | null> => {
+    try {
+      return ReportSchema.parse(JSON.parse(await readFile(join(dir(id), 'reports', `${sub}.json`), 'utf8')));
+    } catch {
+      return null;
+    }
+  };
+
+  async function gradeOne(m: Manifest, sub: string): Promise<Report> {
+    const { rubric, expected } = rubrics.get(m.rubric);
+    const files = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as Record<string, string>;
+    let submission: Submission;
+    try {
+      submission = submissionFromMap(files, sub, rubric.spec.limits);
+    } catch (e) {
+      const empty: Submission = { id: sub, files: [], ignored: [], sha256: '' };
+      return failedReport(empty, rubric, expected, asEvigradeError(e), { ...ports, backend: ports.sandbox.backend.id });
+    }
+    const det = await slots.runLater(() => gradeDeterministic(submission, rubric, expected, ports));
+    return judgeReport(det, submission, rubric, ports);
+  }
+
+  async function run(m: Manifest): Promise<void> {
+    if (running.has(m.id)) return;
+    running.add(m.id);
+    try {
+      const pending = [];
+      let done = 0;
+      for (const sub of m.submissions) if (await readReport(m.id, sub)) done++;
+      for (const sub of m.submissions) {
+        if (await readReport(m.id, sub)) continue;
+        pending.push(
+          gradeOne(m, sub).then(async (report) => {
+            await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), `${JSON.stringify(report, null, 2)}\n`);
+            done++;
+            bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });
+          }),
+        );
+      }
+      const results = await Promise.allSettled(pending);
+      if (results.every((r) => r.status === 'fulfilled')) bus.emit(m.id, { type: 'done', done, total: m.submissions.length });
+    } finally {
+      running.delete(m.id);
+    }
+  }
+
+  async function status(id: string): Promise<BatchStatus> {
+    const m = await manifest(id);
+    const subs = await Promise.all(m.submissions.map(async (s) => ({ id: s, report: await readReport(id, s) })));
+    const done = subs.filter((s) => s.report).length;
+    return {
+      id, rubric: m.rubric, createdAt: m.createdAt, total: m.submissions.length, done, state: done === m.submissions.length ? 'done' : 'running',
+      submissions: subs.map((s) => ({ id: s.id, status: s.report?.status ?? null, final: s.report?.scores.final ?? null })),
+    };
+  }
+
+  return {
+    async create(req) {
+      rubrics.get(req.rubric); // unknown rubric: 404 before anything is stored
+      const id = randomBytes(8).toString('hex');
+      await mkdir(join(root, id, 'input'), { recursive: true });
+      await mkdir(join(root, id, 'reports'), { recursive: true });
+      for (const s of req.submissions) await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify(s.files));
+      const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id) };
+      await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));
+      void run(m).catch(() => undefined);
+      return status(id);
+    },
+    status,
+    async report(id, sub) {
+      const m = await manifest(id);
+      if (!m.submissions.includes(sub)) throw new EvigradeError('NOT_FOUND', `batch ${id} has no submission "${sub}"`);
+      const r = await readReport(id, sub);
+      if (!r) throw new EvigradeError('NOT_FOUND', `the report for "${sub}" is not ready yet`);
+      return r;
+    },
+    async summary(id) {
+      const m = await manifest(id);
+      const reports = (await Promise.all(m.submissions.map((s) => readReport(id, s)))).filter((r): r is Report => r !== null);
+      const { rubric } = rubrics.get(m.rubric);
+      return summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.sandbox.backend.id, new Date());
+    },
+    subscribe(id, listener) {
+      dir(id);
+      bus.on(id, listener);
+      return () => bus.off(id, listener);
+    },
+    async resumeAll() {
+      let queued = 0;
+      for (const id of await readdir(root).catch(() => [] as string[])) {
+        if (!ID.test(id)) continue;
+        const m = await manifest(id).catch(() => null);
+        if (!m) continue;
+        const st = await status(id);
+        queued += st.total - st.done;
+        if (st.state === 'running') void run(m).catch(() => undefined);
+      }
+      return queued;
+    },
+  };
+}
