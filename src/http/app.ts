@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import sjson from 'secure-json-parse';
 import type { Logger } from 'pino';
 import { EvigradeError } from '../domain/errors.js';
 import type { GradePorts } from '../pipeline.js';
@@ -46,6 +47,21 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
   });
   app.setErrorHandler(errorHandler);
+  // JSON bodies must be valid UTF-8 (no silent U+FFFD) and free of prototype keys.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body as Buffer);
+    } catch {
+      return done(new EvigradeError('BODY_INVALID', 'the body is not valid UTF-8'), undefined);
+    }
+    try {
+      done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (e) {
+      done(new EvigradeError('BODY_INVALID', `the body is not valid JSON: ${(e as Error).message}`), undefined);
+    }
+  });
   app.setNotFoundHandler((req, reply) => sendError(reply, new EvigradeError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)));
 
   const auth = createAuth(deps.apiKeys);
