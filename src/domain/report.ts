@@ -41,6 +41,14 @@ export const FunctionItemSchema = z
     overLimit: z.boolean(),
   })
   .strict();
+/** One per analysed file: what the style and complexity scores are computed from. */
+export const FileItemSchema = z
+  .object({
+    id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.literal('file'), file: z.string(),
+    loc: z.number().int().nonnegative(), measured: z.boolean(), metrics: z.boolean(),
+    maxLoopNesting: z.number().int().nonnegative(), maxCyclomatic: z.number().int().positive(),
+  })
+  .strict();
 export const PolicyItemSchema = z
   .object({ id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.string().regex(/^policy\.[a-z_]+$/), ...position, message: z.string() })
   .strict();
@@ -48,11 +56,13 @@ export const EvidenceItemSchema = z.union([
   z.object({ id: z.string().regex(/^T\d+$/), kind: z.literal('test'), name: z.string(), status: TestStatusSchema, weight: z.number(), edgeCase: z.boolean(), message: z.string() }).strict(),
   z.object({ id: z.string().regex(/^S\d+$/), kind: z.literal('sandbox'), event: z.enum(SANDBOX_EVENTS), detail: z.string() }).strict(),
   LintItemSchema,
+  FileItemSchema,
   FunctionItemSchema,
   PolicyItemSchema,
 ]);
 export type LintItem = z.infer<typeof LintItemSchema>;
-export type ComplexityItem = z.infer<typeof FunctionItemSchema> | z.infer<typeof PolicyItemSchema>;
+export type FileItem = z.infer<typeof FileItemSchema>;
+export type ComplexityItem = FileItem | z.infer<typeof FunctionItemSchema> | z.infer<typeof PolicyItemSchema>;
 export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
 
 export const FlagSchema = z

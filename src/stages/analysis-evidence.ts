@@ -8,6 +8,11 @@ export function analysisEvidence(analyses: readonly FileAnalysis[], limits: Comp
   const complexity: ComplexityItem[] = [];
   const sorted = [...analyses].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const a of sorted) {
+    const measured = a.skipped !== 'too_large' && a.skipped !== 'timeout' && a.skipped !== 'failed';
+    complexity.push({
+      id: `C${complexity.length + 1}`, kind: 'complexity', rule: 'file', file: a.file, loc: a.metrics?.loc ?? 0, measured, metrics: a.metrics !== null,
+      maxLoopNesting: a.metrics?.maxLoopNesting ?? 0, maxCyclomatic: a.metrics?.maxCyclomatic ?? 1,
+    });
     for (const m of a.lint) {
       lint.push({ id: `L${lint.length + 1}`, kind: 'lint', rule: m.rule, severity: m.severity, file: a.file, line: m.line, column: m.column, message: m.message, weight: findingWeight(m.rule, m.severity) });
     }
@@ -25,7 +30,7 @@ export function analysisEvidence(analyses: readonly FileAnalysis[], limits: Comp
 /** APIs a submission should not need are flagged for a human (the sandbox, not this flag, is the boundary). */
 export function policyFlags(complexity: readonly ComplexityItem[]): Omit<Flag, 'evidence'>[] & { evidence: string[] }[] {
   const byRule = new Map<string, ComplexityItem[]>();
-  for (const c of complexity) if (c.rule !== 'function') byRule.set(c.rule, [...(byRule.get(c.rule) ?? []), c]);
+  for (const c of complexity) if (c.rule.startsWith('policy.')) byRule.set(c.rule, [...(byRule.get(c.rule) ?? []), c]);
   return [...byRule.entries()].map(([rule, items]) => ({
     code: rule,
     severity: 'warning' as const,

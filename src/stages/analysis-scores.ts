@@ -1,4 +1,5 @@
 import type { FileAnalysis } from '../domain/analysis.js';
+import type { EvidenceItem, FileItem, LintItem } from '../domain/report.js';
 import { PARSE_ERROR_WEIGHT, SEVERITY_WEIGHT } from '../domain/lint.js';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -18,12 +19,28 @@ export const findingWeight = (rule: string, severity: 'error' | 'warning'): numb
  * file that does not parse. Null when no file could be analysed.
  */
 export function styleScore(analyses: readonly FileAnalysis[]): number | null {
-  const measured = analyses.filter((a) => a.skipped !== 'too_large' && a.skipped !== 'timeout' && a.skipped !== 'failed');
-  if (measured.length === 0) return null;
-  const penalty = measured.reduce((s, a) => s + a.lint.reduce((t, m) => t + findingWeight(m.rule, m.severity), 0), 0);
-  const loc = measured.reduce((s, a) => s + (a.metrics?.loc ?? 0), 0);
+  return styleFromEvidence(asEvidence(analyses));
+}
+
+/** The same formula over the evidence bundle, so a report can be re-checked from its own items. */
+export function styleFromEvidence(items: readonly EvidenceItem[]): number | null {
+  const files = items.filter(isFileItem).filter((f) => f.measured);
+  if (files.length === 0) return null;
+  const measured = new Set(files.map((f) => f.file));
+  const penalty = items.filter((i): i is LintItem => i.kind === 'lint' && measured.has(i.file)).reduce((s, i) => s + i.weight, 0);
+  const loc = files.reduce((s, f) => s + f.loc, 0);
   const density = (penalty * 100) / Math.max(loc, STYLE_MIN_LOC);
   return round2(clamp10(10 * (1 - density / STYLE_ZERO_DENSITY)));
+}
+
+export const isFileItem = (i: EvidenceItem): i is FileItem => i.kind === 'complexity' && i.rule === 'file' && 'loc' in i;
+
+/** Minimal evidence for the score formulas (file and lint items), from raw analyses. */
+function asEvidence(analyses: readonly FileAnalysis[]): EvidenceItem[] {
+  return analyses.flatMap((a): EvidenceItem[] => [
+    { id: 'C0', kind: 'complexity', rule: 'file', file: a.file, loc: a.metrics?.loc ?? 0, measured: a.skipped !== 'too_large' && a.skipped !== 'timeout' && a.skipped !== 'failed', metrics: a.metrics !== null, maxLoopNesting: a.metrics?.maxLoopNesting ?? 0, maxCyclomatic: a.metrics?.maxCyclomatic ?? 1 },
+    ...a.lint.map((m): EvidenceItem => ({ id: 'L0', kind: 'lint', rule: m.rule, severity: m.severity, file: a.file, line: m.line, column: m.column, message: m.message, weight: findingWeight(m.rule, m.severity) })),
+  ]);
 }
 
 export interface ComplexityLimits {
@@ -40,10 +57,14 @@ export const CYCLOMATIC_PENALTY = 1;
  * measured over every function of every file. Null when no file could be measured.
  */
 export function complexityScore(analyses: readonly FileAnalysis[], limits: ComplexityLimits): number | null {
-  const metrics = analyses.flatMap((a) => (a.metrics ? [a.metrics] : []));
+  return complexityFromEvidence(asEvidence(analyses), limits);
+}
+
+export function complexityFromEvidence(items: readonly EvidenceItem[], limits: ComplexityLimits): number | null {
+  const metrics = items.filter(isFileItem).filter((f) => f.metrics);
   if (metrics.length === 0) return null;
-  const nesting = Math.max(0, ...metrics.map((m) => m.maxLoopNesting));
-  const cyclomatic = Math.max(1, ...metrics.map((m) => m.maxCyclomatic));
+  const nesting = metrics.reduce((m, f) => Math.max(m, f.maxLoopNesting), 0);
+  const cyclomatic = metrics.reduce((m, f) => Math.max(m, f.maxCyclomatic), 1);
   const lost = NESTING_PENALTY * Math.max(0, nesting - limits.max_loop_nesting) + CYCLOMATIC_PENALTY * Math.max(0, cyclomatic - limits.max_cyclomatic);
   return round2(clamp10(10 - lost));
 }

@@ -5,7 +5,7 @@ import { createAnalysisPool } from '../../src/adapters/analysis/pool.js';
 import { LintSpecSchema } from '../../src/domain/lint.js';
 import { inlineSubmission } from '../helpers.js';
 
-const pool = createAnalysisPool({ threads: 2, timeoutMs: 3000, maxBytes: 256 * 1024 });
+const pool = createAnalysisPool({ threads: 2, timeoutMs: 15_000, maxBytes: 256 * 1024 });
 afterAll(() => pool.close());
 const spec = LintSpecSchema.parse({});
 const summary = (a: { file: string; skipped: string | null; lint: readonly { rule: string }[]; metrics: { loc: number } | null }) =>
@@ -33,7 +33,8 @@ describe('analysis pool', () => {
   });
 
   it('kills a worker that exceeds the time limit and reports it, then keeps working', async () => {
-    const tiny = createAnalysisPool({ threads: 1, timeoutMs: 1000, maxBytes: 1 << 22 });
+    // 3 s: far below the heavy file's ~7 s of linting, far above a cold worker's start even on a loaded machine.
+    const tiny = createAnalysisPool({ threads: 1, timeoutMs: 3000, maxBytes: 1 << 22 });
     try {
       // ~1.8 MB of branching functions: several seconds of linting, far past the 1 s limit.
       const heavy = Array.from({ length: 20_000 }, (_, i) => `function f${i}(a) { if (a) { for (const x of a) { while (x) { a = a ?? x; } } } return a; }`).join('\n');

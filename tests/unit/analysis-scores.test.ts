@@ -51,10 +51,11 @@ describe('analysis evidence', () => {
     expect(ev).toEqual({
       lint: [{ id: 'L1', kind: 'lint', rule: 'eslint/no-undef', severity: 'error', file: 'b.js', line: 1, column: 1, message: 'eslint/no-undef', weight: 3 }],
       complexity: [
-        { id: 'C1', kind: 'complexity', rule: 'function', file: 'b.js', ...fn('f', 7, 2), overLimit: true },
-        { id: 'C2', kind: 'complexity', rule: 'policy.child_process', file: 'b.js', line: 2, column: 3, message: 'requires "child_process"' },
+        { id: 'C1', kind: 'complexity', rule: 'file', file: 'b.js', loc: 5, measured: true, metrics: true, maxLoopNesting: 2, maxCyclomatic: 7 },
+        { id: 'C2', kind: 'complexity', rule: 'function', file: 'b.js', ...fn('f', 7, 2), overLimit: true },
+        { id: 'C3', kind: 'complexity', rule: 'policy.child_process', file: 'b.js', line: 2, column: 3, message: 'requires "child_process"' },
       ],
     });
-    expect(policyFlags(ev.complexity)).toEqual([{ code: 'policy.child_process', severity: 'warning', message: 'b.js:2: requires "child_process"', evidence: ['C2'] }]);
+    expect(policyFlags(ev.complexity)).toEqual([{ code: 'policy.child_process', severity: 'warning', message: 'b.js:2: requires "child_process"', evidence: ['C3'] }]);
   });
 });
