@@ -12,7 +12,10 @@ import { createJudgePort, type JudgePort } from './judges/port.js';
 import { killAllJobs } from './adapters/sandbox/process-runner.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from './adapters/sandbox/registry.js';
 import { gradeBatch } from './batch.js';
-import { parseCheckArgs, parseGradeArgs, parseServeArgs } from './cli/args.js';
+import { parseCheckArgs, parseGradeArgs, parseReportArgs, parseServeArgs, parseVerifyArgs } from './cli/args.js';
+import { readOutDir, writeExports } from './report/write.js';
+import { checkReport, compareRerun, parseReport } from './report/verify.js';
+import { readFile } from 'node:fs/promises';
 import { buildApp } from './http/app.js';
 import { createBatchService } from './server/batches.js';
 import { loadRubricStore } from './server/rubric-store.js';
@@ -147,7 +150,37 @@ async function serveCommand(argv: string[]): Promise<number> {
   });
 }
 
+async function reportCommand(argv: string[]): Promise<number> {
+  const { outDir, maxPoints } = parseReportArgs(argv);
+  const { reports, summary, skipped } = await readOutDir(outDir);
+  await writeExports(outDir, reports, summary, maxPoints);
+  for (const s of skipped) process.stderr.write(`evigrade: skipped ${s}\n`);
+  process.stdout.write(`${join(outDir, 'report.html')}: ${reports.length} submissions; gradebook exports in ${join(outDir, 'gradescope')} and ${join(outDir, 'prairielearn')}\n`);
+  return EXIT.ok;
+}
+
+async function verifyCommand(argv: string[]): Promise<number> {
+  const args = parseVerifyArgs(argv);
+  const raw = JSON.parse(await readFile(args.report, 'utf8').catch(() => { throw new EvigradeError('USAGE', `verify: cannot read ${args.report}`); })) as unknown;
+  const { report, differences } = parseReport(raw);
+  const found = report ? checkReport(report) : differences;
+  if (report && args.rubric && args.submission) {
+    const rubric = await loadRubric(args.rubric);
+    const sub = await readSubmission(args.submission, report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+    const again = await withSandbox(args.sandbox, 1, null, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
+    found.push(...compareRerun(report, again));
+  }
+  if (found.length === 0) {
+    process.stdout.write(`${args.report}: verified (${report?.evidence.hash}${args.submission ? '; re-run matches' : '; hashes and scores consistent'})\n`);
+    return EXIT.ok;
+  }
+  const lines = found.map((d) => `  ${d.field}: the report says ${d.report}, recomputed ${d.recomputed}`);
+  throw new EvigradeError('VERIFY_FAILED', `${args.report} does not verify:\n${lines.join('\n')}`);
+}
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  report: reportCommand,
+  verify: verifyCommand,
   grade: gradeCommand,
   'check-rubric': checkRubricCommand,
   serve: serveCommand,
@@ -159,10 +192,13 @@ const HELP = `evigrade — evidence-grounded code grading
         [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
   evigrade check-rubric <rubric.yaml>
+  evigrade report <out-dir> [--max-points N]
+  evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--queue N]
 
 Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,
-3 reference solution fails, 4 no sandbox available, 5 sandbox failure, 130 interrupted.
+3 reference solution fails, 4 no sandbox available, 5 sandbox failure, 6 verify found differences,
+130 interrupted.
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -173,7 +209,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const handler = COMMANDS[cmd];
   try {
-    if (!handler) throw new EvigradeError('USAGE', `unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')}); report and verify arrive with later issues`);
+    if (!handler) throw new EvigradeError('USAGE', `unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
     return await handler(rest);
   } catch (e) {
     if (!isEvigradeError(e)) throw e;

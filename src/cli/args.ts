@@ -130,3 +130,21 @@ export function parseServeArgs(argv: string[], defaultConcurrency: number): Serv
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
   };
 }
+
+export function parseReportArgs(argv: string[]): { outDir: string; maxPoints: number } {
+  const { values, positionals } = parse(argv, { 'max-points': { type: 'string' } });
+  if (positionals.length !== 1) usage('usage: evigrade report <out-dir> [--max-points N]');
+  return { outDir: positionals[0] as string, maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000) };
+}
+
+export function parseVerifyArgs(argv: string[]): { report: string; rubric: string | null; submission: string | null; sandbox: SandboxChoice } {
+  const { values, positionals } = parse(argv, { rubric: { type: 'string' }, submission: { type: 'string' }, sandbox: { type: 'string' } });
+  if (positionals.length !== 1) usage('usage: evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]');
+  if ((typeof values.rubric === 'string') !== (typeof values.submission === 'string')) usage('verify: --rubric and --submission go together (they re-run the deterministic part)');
+  return {
+    report: positionals[0] as string,
+    rubric: typeof values.rubric === 'string' ? values.rubric : null,
+    submission: typeof values.submission === 'string' ? values.submission : null,
+    sandbox: sandboxChoice(values.sandbox, false),
+  };
+}

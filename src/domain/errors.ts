@@ -32,6 +32,7 @@ export const ERROR_TABLE = {
   SHUTTING_DOWN: { http: 503, exit: 4, summary: 'The server is draining for shutdown and takes no new work.' },
   SANDBOX_UNAVAILABLE: { http: 503, exit: 4, summary: 'No sandbox backend that can isolate is available; the message says what to install.' },
   SANDBOX_FAILED: { http: 500, exit: 5, summary: 'The sandbox itself failed (not the submission): spawn error or broken harness protocol.' },
+  VERIFY_FAILED: { http: 422, exit: 6, summary: 'A report does not match its own evidence or its inputs; the message lists each difference.' },
   OUTPUT_FAILED: { http: 500, exit: 5, summary: 'A report could not be written.' },
   INTERNAL: { http: 500, exit: 70, summary: 'An unexpected internal error.' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;

@@ -108,7 +108,15 @@ export const ReportSchema = z
         ignored: z.array(z.string()),
       })
       .strict(),
-    rubric: z.object({ id: z.string(), title: z.string(), sha256: z.string() }).strict(),
+    rubric: z
+      .object({
+        id: z.string(), title: z.string(), sha256: z.string(),
+        /** What the scores were computed with, so `verify` can recompute them from the report alone. */
+        criteria: z.object({ correctness: z.number(), edge_cases: z.number(), style: z.number(), complexity: z.number() }).strict(),
+        complexity: z.object({ max_loop_nesting: z.number(), max_cyclomatic: z.number() }).strict(),
+        maxAdjustment: z.number(),
+      })
+      .strict(),
     sandbox: z
       .object({
         backend: z.string(),

@@ -88,7 +88,7 @@ export function assembleReport(input: ReportInput): Report {
       files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
       ignored: [...input.submission.ignored],
     },
-    rubric: { id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256 },
+    rubric: { id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256, criteria: { ...rubric.spec.criteria }, complexity: { ...limitsC }, maxAdjustment: rubric.spec.blend.max_adjustment },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
     evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),

@@ -1,0 +1,74 @@
+import { CRITERIA } from '../domain/judge.js';
+import { ReportSchema, type Report, type TestResult } from '../domain/report.js';
+import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis-scores.js';
+import { auditJudge } from '../stages/audit.js';
+import { deterministicScores } from '../stages/scores.js';
+import { canonicalJson, sha256 } from '../util/hash.js';
+
+export interface Difference {
+  readonly field: string;
+  readonly report: string;
+  readonly recomputed: string;
+}
+
+const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+const diff = (out: Difference[], field: string, report: unknown, recomputed: unknown): void => {
+  if (canonicalJson(report) !== canonicalJson(recomputed)) out.push({ field, report: show(report), recomputed: show(recomputed) });
+};
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/** Everything in a report that follows from its own evidence: hashes, scores, blend, audit. Pure. */
+export function checkReport(r: Report): Difference[] {
+  const out: Difference[] = [];
+  diff(out, 'submission.sha256', r.submission.sha256, r.submission.files.length ? sha256(canonicalJson(r.submission.files.map((f) => [f.path, f.sha256]))) : r.submission.sha256);
+  const T = r.evidence.items.filter((i) => i.kind === 'test');
+  const S = r.evidence.items.filter((i) => i.kind === 'sandbox');
+  const rest = r.evidence.items.filter((i) => i.kind !== 'test' && i.kind !== 'sandbox');
+  diff(out, 'evidence.hash', r.evidence.hash, `sha256:${sha256(canonicalJson(r.evidence.items))}`);
+  for (const t of r.tests) {
+    const e = T.find((i) => i.id === t.id);
+    diff(out, `tests.${t.id}`, pick(t), e ? { name: e.name, status: e.status, weight: e.weight, edgeCase: e.edgeCase, message: e.message } : 'missing from the evidence');
+  }
+  diff(out, 'sandbox.violations', r.sandbox.violations.map((v) => v.id), S.map((s) => s.id));
+  const det = deterministicScores(r.tests, r.rubric.criteria, { style: styleFromEvidence(rest), complexity: complexityFromEvidence(rest, r.rubric.complexity) });
+  diff(out, 'scores.deterministic', r.scores.deterministic, det);
+  checkBlend(r, out);
+  return out;
+}
+
+const pick = (t: TestResult) => ({ name: t.name, status: t.status, weight: t.weight, edgeCase: t.edgeCase, message: t.message });
+
+function checkBlend(r: Report, out: Difference[]): void {
+  const det = r.scores.deterministic;
+  const w = r.scores.blend.weights;
+  const output = r.judge.output;
+  const judgeFlags = output && r.status === 'graded' ? auditJudge(output, r.evidence.items, det, r.rubric.maxAdjustment).map((f) => f.code) : [];
+  const reported = r.flags.filter((f) => f.code.startsWith('judge.')).map((f) => f.code);
+  for (const code of judgeFlags) if (!reported.includes(code)) out.push({ field: 'flags', report: `no ${code}`, recomputed: `${code} (the auditor raises it on this judge output)` });
+  if (r.scores.blend.applied && reported.length) out.push({ field: 'scores.blend.applied', report: 'true', recomputed: `false (audit flags: ${reported.join(', ')})` });
+  if (r.status !== 'graded') return diff(out, 'scores.final', r.scores.final, 0);
+  if (!r.scores.blend.applied || !r.scores.llm) return diff(out, 'scores.final', r.scores.final, det.total);
+  const measured = CRITERIA.filter((c) => det[c] !== null && r.rubric.criteria[c] > 0);
+  const weight = measured.reduce((s, c) => s + r.rubric.criteria[c], 0);
+  const llmTotal = weight === 0 ? 0 : round2(measured.reduce((s, c) => s + r.rubric.criteria[c] * (output?.scores[c] ?? 0), 0) / weight);
+  diff(out, 'scores.llm.total', r.scores.llm.total, llmTotal);
+  diff(out, 'scores.final', r.scores.final, round2(w.deterministic * det.total + w.llm * llmTotal));
+}
+
+/** Parses a report file's JSON; a schema failure becomes differences naming the fields. */
+export function parseReport(raw: unknown): { report: Report | null; differences: Difference[] } {
+  const p = ReportSchema.safeParse(raw);
+  if (p.success) return { report: p.data, differences: [] };
+  return { report: null, differences: p.error.issues.slice(0, 20).map((i) => ({ field: i.path.join('.') || '(report)', report: 'invalid', recomputed: i.message })) };
+}
+
+/** A re-run of the deterministic part against the report: inputs and measured results must match. */
+export function compareRerun(r: Report, again: Report): Difference[] {
+  const out: Difference[] = [];
+  diff(out, 'rubric.sha256', r.rubric.sha256, again.rubric.sha256);
+  diff(out, 'submission.files', r.submission.files, again.submission.files);
+  diff(out, 'tests', r.tests.map((t) => [t.id, t.name, t.status]), again.tests.map((t) => [t.id, t.name, t.status]));
+  diff(out, 'evidence.hash', r.evidence.hash, again.evidence.hash);
+  diff(out, 'scores.deterministic', r.scores.deterministic, again.scores.deterministic);
+  return out;
+}

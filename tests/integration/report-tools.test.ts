@@ -1,0 +1,101 @@
+// verify and the gradebook exports, on reports graded for real.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
+import type { Report } from '../../src/domain/report.js';
+import { gradescopeResults, prairielearnResults } from '../../src/report/exports.js';
+import { checkReport, compareRerun } from '../../src/report/verify.js';
+import { gradeInline, inlineRubric, isolatingBackends, ROOT } from '../helpers.js';
+
+const TESTS = { 't.test.js': "const { f } = require('./solution');\ntest('one', () => expect(f(1)).toBe(2));\ntest('two', () => expect(f(2)).toBe(4));\n" };
+const rubric = inlineRubric(TESTS);
+let backend: ProcessBackendId;
+let report: Report;
+beforeAll(async () => {
+  const first = (await isolatingBackends()).find((b) => b.ok);
+  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
+  backend = first.id;
+  report = await gradeInline(backend, rubric, { 'solution.js': 'var f = (x) => (x === 1 ? 2 : 5);\nmodule.exports = { f };\n' });
+});
+const edited = (fn: (r: Report) => void): Report => {
+  const copy = structuredClone(report);
+  fn(copy);
+  return copy;
+};
+
+describe('verify', () => {
+  it('an untouched report verifies', () => {
+    expect(checkReport(report)).toEqual([]);
+  });
+
+  it.each([
+    ['a raised final score', (r: Report) => { r.scores.final = 10; }, ['scores.final']],
+    ['a test flipped to passed', (r: Report) => { (r.tests[1] as { status: string }).status = 'passed'; }, ['tests.T2', 'scores.deterministic']],
+    ['an edited evidence item', (r: Report) => { (r.evidence.items[1] as { status: string }).status = 'passed'; }, ['evidence.hash', 'tests.T2']],
+    ['a removed lint finding', (r: Report) => { r.evidence.items = r.evidence.items.filter((i) => i.kind !== 'lint'); }, ['evidence.hash', 'scores.deterministic']],
+    ['a changed file hash', (r: Report) => { (r.submission.files[0] as { sha256: string }).sha256 = '0'.repeat(64); }, ['submission.sha256']],
+  ])('detects %s and names the field', (_what, edit, fields) => {
+    expect(checkReport(edited(edit)).map((d) => d.field)).toEqual(fields);
+  });
+
+  it('a re-run against changed input explains what differs', async () => {
+    const again = await gradeInline(backend, rubric, { 'solution.js': 'var f = (x) => x * 2;\nmodule.exports = { f };\n' });
+    expect(compareRerun(report, again).map((d) => d.field)).toEqual(['submission.files', 'tests', 'evidence.hash', 'scores.deterministic']);
+    expect(compareRerun(report, report)).toEqual([]);
+  });
+
+  it('the CLI: exit 0 on an untouched report, 6 naming the difference on an edited one, and re-runs the inputs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-verify-'));
+    const run = (args: string[]) => new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), 'verify', ...args], (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+    });
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'leap.js'), 'export const isLeap = (y) => y % 4 === 0;\n');
+    const rub = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
+    const graded = await new Promise<number>((resolve) => execFile(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), 'grade', dir, '--rubric', rub, '--out', join(dir, 'out'), '--no-llm'], (e) => resolve(e ? 1 : 0)));
+    expect(graded).toBe(0);
+    const file = join(dir, 'out', 'sub.json');
+    expect((await run([file])).code).toBe(0);
+    expect(await run([file, '--rubric', rub, '--submission', join(dir, 'sub')])).toMatchObject({ code: 0, out: expect.stringContaining('re-run matches') });
+    writeFileSync(join(dir, 'sub', 'leap.js'), 'export const isLeap = (y) => y % 400 === 0;\n');
+    const changed = await run([file, '--rubric', rub, '--submission', join(dir, 'sub')]);
+    expect([changed.code, changed.out]).toEqual([6, expect.stringContaining('submission.files: the report says')]);
+    const r = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as Report;
+    r.scores.final = 9.99;
+    writeFileSync(join(dir, 'edited.json'), JSON.stringify(r));
+    const bad = await run([join(dir, 'edited.json')]);
+    expect([bad.code, bad.out]).toEqual([6, expect.stringContaining('scores.final: the report says 9.99, recomputed')]);
+  });
+});
+
+// The exporters' documented formats, as schemas (Gradescope autograder spec; PrairieLearn external grading).
+const GradescopeSchema = z.object({
+  score: z.number(), execution_time: z.number().optional(), output: z.string().optional(), output_format: z.enum(['text', 'html', 'simple_format', 'md', 'ansi']).optional(),
+  visibility: z.enum(['hidden', 'after_due_date', 'after_published', 'visible']).optional(), stdout_visibility: z.enum(['hidden', 'after_due_date', 'after_published', 'visible']).optional(),
+  extra_data: z.record(z.string(), z.unknown()).optional(),
+  tests: z.array(z.object({
+    score: z.number(), max_score: z.number(), status: z.enum(['passed', 'failed']).optional(), name: z.string(), name_format: z.string().optional(), number: z.string().optional(),
+    output: z.string(), output_format: z.string().optional(), tags: z.array(z.string()).optional(), visibility: z.enum(['hidden', 'after_due_date', 'after_published', 'visible']),
+  }).strict()),
+}).strict();
+const PrairieLearnSchema = z.object({
+  gradable: z.boolean(), score: z.number().min(0).max(1), message: z.string(), output: z.string(), images: z.array(z.unknown()),
+  tests: z.array(z.object({ name: z.string(), description: z.string(), points: z.number(), max_points: z.number(), message: z.string(), output: z.string(), images: z.array(z.unknown()) }).strict()),
+}).strict();
+
+describe('gradebook exports', () => {
+  it('Gradescope results.json follows the documented schema, per-test points from the weights', () => {
+    const g = GradescopeSchema.parse(gradescopeResults(report, 20));
+    expect([g.score, g.tests.map((t) => [t.name, t.status, t.score, t.max_score])]).toEqual([
+      Math.round(report.scores.final * 2 * 100) / 100, [['one', 'passed', 1, 1], ['two', 'failed', 0, 1]],
+    ]);
+  });
+  it('PrairieLearn results.json follows the documented schema, score on 0–1', () => {
+    const p = PrairieLearnSchema.parse(prairielearnResults(report));
+    expect([p.gradable, p.score, p.tests.map((t) => [t.name, t.points])]).toEqual([true, Math.round((report.scores.final / 10) * 10_000) / 10_000, [['one', 1], ['two', 0]]]);
+  });
+});
