@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchRequest, BatchStatus } from '../domain/api.js';
-import { EvigradeError } from '../domain/errors.js';
+import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import { ReportSchema, type Report, type Summary } from '../domain/report.js';
 import type { Submission } from '../domain/submission.js';
 import { asEvigradeError, failedReport, gradeDeterministic, judgeReport, type GradePorts } from '../pipeline.js';
@@ -29,8 +29,14 @@ interface Manifest {
   readonly submissions: string[];
 }
 
+/** A batch as stored: each submission's files, or the intake error that rejects it (from an archive). */
+export interface BatchInput {
+  readonly rubric: string;
+  readonly submissions: readonly { id: string; files: Record<string, string>; error?: { code: ErrorCode; message: string } | null }[];
+}
+
 export interface BatchService {
-  create(req: BatchRequest): Promise<BatchStatus>;
+  create(req: BatchRequest | BatchInput): Promise<BatchStatus>;
   status(id: string): Promise<BatchStatus>;
   report(id: string, submission: string): Promise<Report>;
   summary(id: string): Promise<Summary>;
@@ -73,10 +79,11 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
 
   async function gradeOne(m: Manifest, sub: string): Promise<Report> {
     const { rubric, expected } = rubrics.get(m.rubric);
-    const files = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as Record<string, string>;
+    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as { files: Record<string, string>; error: { code: ErrorCode; message: string } | null };
     let submission: Submission;
     try {
-      submission = submissionFromMap(files, sub, rubric.spec.limits);
+      if (input.error) throw new EvigradeError(input.error.code, input.error.message);
+      submission = submissionFromMap(input.files, sub, rubric.spec.limits);
     } catch (e) {
       const empty: Submission = { id: sub, files: [], ignored: [], sha256: '' };
       return failedReport(empty, rubric, expected, asEvigradeError(e), { ...ports, backend: ports.sandbox.backend.id });
@@ -125,7 +132,9 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       const id = randomBytes(8).toString('hex');
       await mkdir(join(root, id, 'input'), { recursive: true });
       await mkdir(join(root, id, 'reports'), { recursive: true });
-      for (const s of req.submissions) await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify(s.files));
+      for (const s of req.submissions) {
+        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ files: s.files, error: 'error' in s ? (s.error ?? null) : null }));
+      }
       const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id) };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));
       void run(m).catch(() => undefined);

@@ -4,7 +4,9 @@ import { get } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
 import { EvigradeError } from '../../src/domain/errors.js';
@@ -175,6 +177,38 @@ describe('batches over a real socket', () => {
     const report = ReportSchema.parse(await (await fetch(`${base}/batches/${id}/reports/b`, { headers: auth })).json());
     const summary = (await (await fetch(`${base}/batches/${id}/summary`, { headers: auth })).json()) as { count: number; graded: number };
     expect([report.submission.id, summary.count, summary.graded]).toEqual(['b', 3, 3]);
+  });
+
+  it('accepts a gzipped tar of submissions under the folder intake rules; links reject their submission, bombs and escapes the upload', async () => {
+    const tarOf = async (entries: { name: string; body?: string | Buffer; type?: 'file' | 'symlink'; linkname?: string }[]): Promise<Buffer> => {
+      const p = pack();
+      for (const e of entries) p.entry({ name: e.name, type: e.type ?? 'file', linkname: e.linkname }, e.body ?? '');
+      p.finalize();
+      const chunks: Buffer[] = [];
+      for await (const c of p) chunks.push(c as Buffer);
+      return gzipSync(Buffer.concat(chunks));
+    };
+    const upload = (body: Buffer, rubric = 'leap') => fetch(`${base}/batches?rubric=${rubric}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/gzip' }, body: new Uint8Array(body) });
+    const ok = await upload(await tarOf([
+      { name: 'alice/leap.js', body: GOOD },
+      { name: 'bob.js', body: GOOD },
+      { name: 'carol/leap.js', body: GOOD }, { name: 'carol/secret.js', type: 'symlink', linkname: '/etc/passwd' },
+      { name: 'dave/leap.js', body: Buffer.from([0x63, 0xe9, 0x20]) },
+    ]));
+    expect(ok.status).toBe(202);
+    const { id } = (await ok.json()) as { id: string };
+    let st = { state: '', submissions: [] as { id: string; status: string }[] };
+    for (let i = 0; i < 100 && st.state !== 'done'; i++) {
+      st = (await (await fetch(`${base}/batches/${id}`, { headers: auth })).json()) as typeof st;
+      if (st.state !== 'done') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(st.submissions.map((s) => `${s.id}:${s.status}`)).toEqual(['alice:graded', 'bob:graded', 'carol:rejected', 'dave:rejected']);
+    const carol = ReportSchema.parse(await (await fetch(`${base}/batches/${id}/reports/carol`, { headers: auth })).json());
+    expect(carol.errors.map((e) => e.code)).toEqual(['INTAKE_SYMLINK']);
+    const escape = await upload(await tarOf([{ name: '../../etc/leap.js', body: GOOD }]));
+    const bomb = await upload(gzipSync(Buffer.alloc(80 * 1024 * 1024)));
+    expect([escape.status, bomb.status]).toEqual([400, 400]);
+    expect(((await bomb.json()) as { error: { message: string } }).error.message).toMatch(/limit/);
   });
 
   it('drains on shutdown: in-flight work finishes, new work is refused with 503', async () => {

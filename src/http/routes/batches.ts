@@ -1,17 +1,37 @@
 import type { FastifyInstance } from 'fastify';
-import { BatchRequestSchema } from '../../domain/api.js';
+import { entryFileName } from '../../adapters/fs/intake.js';
+import { BatchRequestSchema, type BatchRequest } from '../../domain/api.js';
+import type { BatchInput } from '../../server/batches.js';
+import { ARCHIVE_LIMITS, submissionsFromArchive } from '../../server/archive.js';
 import { EvigradeError } from '../../domain/errors.js';
 import type { AppDeps } from '../app.js';
 import { bodyError } from '../errors.js';
 
 type IdParams = { Params: { id: string } };
 
+function parseJson(body: unknown): BatchRequest {
+  const parsed = BatchRequestSchema.safeParse(body);
+  if (!parsed.success) throw bodyError(parsed.error.issues);
+  return parsed.data;
+}
+
+async function fromArchive(body: Buffer, rubricId: string | undefined, deps: AppDeps): Promise<BatchInput> {
+  if (!rubricId) throw new EvigradeError('BODY_INVALID', 'rubric: an archive upload needs ?rubric=<id>', { fields: [{ path: 'rubric', message: 'required' }] });
+  const { rubric } = deps.rubrics.get(rubricId);
+  const submissions = await submissionsFromArchive(body, entryFileName(rubric.spec.entry, rubric.spec.language));
+  if (submissions.length === 0) throw new EvigradeError('BODY_INVALID', 'archive: no submission in it');
+  return { rubric: rubricId, submissions };
+}
+
 export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.post('/batches', { bodyLimit: deps.batchBodyLimit ?? 64 * 1024 * 1024 }, async (req, reply) => {
+  // A tar or gzipped tar of `<submission-id>/<files>` (or top-level single files), with ?rubric=<id>.
+  for (const type of ['application/x-tar', 'application/gzip', 'application/x-gzip']) {
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: ARCHIVE_LIMITS.maxBytes }, (_req, body, done) => done(null, body));
+  }
+  app.post<{ Querystring: { rubric?: string } }>('/batches', { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes }, async (req, reply) => {
     if (deps.slots.stats().draining) throw new EvigradeError('SHUTTING_DOWN', 'the server is shutting down and takes no new batches');
-    const parsed = BatchRequestSchema.safeParse(req.body);
-    if (!parsed.success) throw bodyError(parsed.error.issues);
-    const status = await deps.batches.create(parsed.data);
+    const input = Buffer.isBuffer(req.body) ? await fromArchive(req.body, req.query.rubric, deps) : parseJson(req.body);
+    const status = await deps.batches.create(input);
     return reply.code(202).header('location', `/batches/${status.id}`).send(status);
   });
   app.get<IdParams>('/batches/:id', async (req) => deps.batches.status(req.params.id));
