@@ -15,8 +15,10 @@ export const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
 /** Backends that can isolate on this machine; the others are reported as skipped with a reason. */
 export async function isolatingBackends(): Promise<{ id: ProcessBackendId; ok: boolean; reason: string }[]> {
   const out = [];
-  for (const id of ['bwrap', 'unshare'] as const) {
+  for (const id of ['bwrap', 'unshare', 'docker'] as const) {
     const a = await availability(id);
+    // CI starts dockerd and sets EVIGRADE_REQUIRE_DOCKER: there a missing engine is a failure, not a skip.
+    if (!a.ok && id === 'docker' && process.env.EVIGRADE_REQUIRE_DOCKER === '1') throw new Error(`Docker is required here: ${a.reason}`);
     out.push({ id, ok: a.ok, reason: a.reason });
   }
   return out;

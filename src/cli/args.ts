@@ -78,7 +78,7 @@ export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
     return 'unsafe';
   }
   const v = value ?? process.env.EVIGRADE_SANDBOX ?? 'auto';
-  if (!(SANDBOX_CHOICES as readonly unknown[]).includes(v)) usage(`--sandbox must be one of ${SANDBOX_CHOICES.join(', ')} (docker is not built yet), got "${String(v)}"`);
+  if (!(SANDBOX_CHOICES as readonly unknown[]).includes(v)) usage(`--sandbox must be one of ${SANDBOX_CHOICES.join(', ')}, got "${String(v)}"`);
   return v as SandboxChoice;
 }
 

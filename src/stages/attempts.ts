@@ -18,7 +18,7 @@ function killedMessage(run: RawRun, limits: Limits): Observed {
   if (run.timedOut) {
     return { status: 'timeout', durationMs: run.wallMs, message: `killed: the job exceeded its ${limits.timeout_ms} ms wall-clock limit while this test ran` };
   }
-  const reason = run.memoryLimitHit || /heap out of memory/.test(run.stderr)
+  const reason = run.memoryLimitHit || /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr)
     ? `the memory limit (${limits.memory_mb} MB) was exceeded`
     : run.outputLimitHit
       ? `the output limit (${limits.output_kb} KB) was exceeded`

@@ -145,7 +145,9 @@ function noteTamper(d: FrameData, events: Omit<SandboxEvent, 'id'>[], flags: Omi
 }
 
 function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
-  const heapOom = run.signal === 'SIGABRT' || run.exitCode === 134 ? /heap out of memory|Reached heap limit/.test(run.stderr) : false;
+  // V8's own heap limit ends the process with SIGABRT or, depending on where it fails, SIGSEGV; its
+  // message is the tell. (Printing it only relabels the job's own failure, so it need not be trusted further.)
+  const heapOom = !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
   if (run.timedOut) events.push({ event: 'timeout', detail: 'wall-clock limit reached; the whole process tree was killed' });
   if (run.memoryLimitHit || heapOom) events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });

@@ -1,14 +1,11 @@
 // Resource abuse ends as evidence on the test that caused it; the other tests still count.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import { eventKinds, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
 
-let backend: ProcessBackendId;
-beforeAll(async () => {
-  const first = (await isolatingBackends()).find((b) => b.ok);
-  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
-  backend = first.id;
-});
+// Every hostile case runs against every backend that can isolate here.
+const backends = (await isolatingBackends()).filter((b) => b.ok);
+if (backends.length === 0) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
 
 const TESTS = {
   'r.test.js': `const { f } = require('./solution');
@@ -18,7 +15,7 @@ test('three', () => { expect(f(3)).toBe(3); });`,
 };
 const limits = { limits: { timeout_ms: 1500 } };
 
-describe('resource abuse', () => {
+describe.each(backends.map((b) => b.id))('resource abuse (%s)', (backend: ProcessBackendId) => {
   it('a synchronous infinite loop in one test: that test times out, the job is re-run for the rest', async () => {
     const r = await gradeInline(backend, inlineRubric(TESTS, limits), { 'solution.js': 'module.exports = { f: (x) => { if (x === 2) for (;;) {} return x; } };' });
     expect(statuses(r)).toEqual({ one: 'passed', two: 'timeout', three: 'passed' });

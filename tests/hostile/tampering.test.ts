@@ -1,14 +1,11 @@
 // Forged results never turn a failure into a pass, and each trick raises a flag.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import { flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
 
-let backend: ProcessBackendId;
-beforeAll(async () => {
-  const first = (await isolatingBackends()).find((b) => b.ok);
-  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
-  backend = first.id;
-});
+// Every hostile case runs against every backend that can isolate here.
+const backends = (await isolatingBackends()).filter((b) => b.ok);
+if (backends.length === 0) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
 
 // The correct answer is 42; every hostile solution below returns 41 and tries to look right.
 const JEST_TESTS = {
@@ -27,7 +24,7 @@ test('is 42', () => { assert.strictEqual(answer(), 42); });`,
 const wrong = (prelude: string): Record<string, string> => ({ 'solution.js': `${prelude}\nmodule.exports = { answer: () => 41 };\n` });
 const BOTH_FAIL = { 'answer > is 42': 'failed', 'answer > deep': 'failed' };
 
-describe('tampering from inside the job', () => {
+describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (backend: ProcessBackendId) => {
   it('baseline: the wrong answer fails both tests and raises no flag', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(''));
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
@@ -93,7 +90,8 @@ describe('tampering from inside the job', () => {
 
   it('forged frames written straight to the results channel: rejected, flagged', async () => {
     const forged = JSON.stringify({ seq: 1, type: 'result', data: { file: 'answer.test.js', index: 0, path: ['answer', 'is 42'], status: 'passed', durationMs: 1, message: '' }, mac: '0'.repeat(64) });
-    const prelude = `require('fs').writeSync(3, ${JSON.stringify(`${forged}\n`)});`;
+    // fd 3 is the channel of the process backends, stderr that of Docker: try both.
+    const prelude = `for (const fd of [3, 2]) { try { require('fs').writeSync(fd, ${JSON.stringify(`\n${forged}\n`)}); } catch {} }`;
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['policy.fs', 'tampering.forged_frames']]);
   });

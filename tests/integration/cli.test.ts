@@ -45,7 +45,7 @@ describe('evigrade grade', () => {
     });
     expect(byId.sneaky?.errors).toEqual([{ code: 'INTAKE_SYMLINK', message: 'submission "sneaky": the submission itself is a symbolic link' }]);
     expect(byId.correct?.evidence.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(byId.correct?.sandbox.backend).toMatch(/^(bwrap|unshare)$/);
+    expect(byId.correct?.sandbox.backend).toMatch(/^(docker|bwrap|unshare)$/);
     const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
     expect([summary.count, summary.graded, summary.rejected, summary.errored, summary.meanFinal]).toEqual([4, 3, 1, 0, 6]);
     const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');

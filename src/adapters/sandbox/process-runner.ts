@@ -23,6 +23,12 @@ export function killAllJobs(): void {
   for (const k of active) k();
 }
 
+/** Lets another backend's job be interrupted by killAllJobs; returns the unregister function. */
+export function onInterrupt(kill: () => void): () => void {
+  active.add(kill);
+  return () => active.delete(kill);
+}
+
 export interface RunnerDeps {
   readonly base: string;
   readonly rootfs: string;
@@ -41,7 +47,7 @@ async function prepareJobDir(def: BackendDef, deps: RunnerDeps, job: SandboxJob,
   }
 }
 
-function nodeArgs(job: SandboxJob): string[] {
+export function nodeArgs(job: SandboxJob): string[] {
   const heap = Math.max(32, Math.floor(job.limits.memory_mb * 0.75));
   return [`--max-old-space-size=${heap}`, '--max-semi-space-size=16', '--unhandled-rejections=warn'];
 }

@@ -1,22 +1,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EvigradeError } from '../../domain/errors.js';
+import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
+
+/** Containers created ahead of need per limit set (each serves one job only). */
+const DOCKER_POOL = Number(process.env.EVIGRADE_DOCKER_POOL ?? 2);
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
-import { runInSandbox } from './process-runner.js';
+import { nodeArgs, runInSandbox } from './process-runner.js';
+import { createDockerRunner, dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { ensureRootfs } from './rootfs.js';
 import type { Availability, BackendDef, BackendId, RawRun, SandboxJob } from './types.js';
 import { unsafe } from './unsafe.js';
 import { unshare } from './unshare.js';
 
-/** Every process backend, keyed by id; adding one is one file and one line. */
-export const BACKENDS = { bwrap, unshare, unsafe } satisfies Record<Exclude<BackendId, 'docker'>, BackendDef>;
+/** Every backend, keyed by id; adding one is one file and one line. */
+export const BACKENDS = { docker: dockerDef, bwrap, unshare, unsafe } satisfies Record<BackendId, BackendDef>;
 export type ProcessBackendId = keyof typeof BACKENDS;
-export const SANDBOX_CHOICES = ['auto', 'bwrap', 'unshare'] as const;
+export const SANDBOX_CHOICES = ['auto', 'docker', 'bwrap', 'unshare'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
-/** Strongest first. */
-const AUTO_ORDER: ProcessBackendId[] = ['bwrap', 'unshare'];
+/** Strongest first: Docker when the engine answers, then bubblewrap, then unshare. */
+const AUTO_ORDER: ProcessBackendId[] = ['docker', 'bwrap', 'unshare'];
 
 export interface Sandbox {
   readonly backend: BackendDef;
@@ -57,10 +61,31 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string): Pr
   const cleanup = (): void => rmSync(base, { recursive: true, force: true });
   process.once('exit', cleanup);
   const rootfs = await ensureRootfs(base, harnessDir);
+  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup);
   return {
     backend,
     run: (job) => runInSandbox(backend, { base, rootfs }, job),
     close: () => {
+      process.removeListener('exit', cleanup);
+      cleanup();
+    },
+  };
+}
+
+/** Docker: the same root file system as an image; a warm pool of fresh containers. */
+async function openDocker(rootfs: string, harnessDir: string, cleanup: () => void): Promise<Sandbox> {
+  await sweepDocker().catch(() => 0);
+  const image = await ensureImage(rootfs, harnessDir).catch((e) => {
+    throw dockerError(e);
+  });
+  const runner = createDockerRunner(image, DOCKER_POOL);
+  return {
+    backend: dockerDef,
+    run: (job) => runner.run(job, nodeArgs(job)).catch((e) => {
+      throw isEvigradeError(e) ? e : dockerError(e);
+    }),
+    close: () => {
+      void runner.close();
       process.removeListener('exit', cleanup);
       cleanup();
     },

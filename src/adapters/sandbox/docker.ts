@@ -1,0 +1,236 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { PassThrough, type Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { pack } from 'tar-stream';
+import { EvigradeError } from '../../domain/errors.js';
+import type { SubmissionFile } from '../../domain/submission.js';
+import { sha256 } from '../../util/hash.js';
+import { createFrameParser } from './frames.js';
+import { onInterrupt } from './process-runner.js';
+import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { JOB_ENV, type Availability, type BackendDef, type RawRun, type SandboxJob } from './types.js';
+
+const LABEL = 'evigrade.sandbox';
+const OWNER = 'evigrade.owner';
+const MB = 1024 * 1024;
+
+export const dockerDef: BackendDef = {
+  id: 'docker',
+  isolates: true,
+  ownHostUid: false,
+  needsRootTree: false,
+  description:
+    'Docker: a fresh container per job from a locally imported image (node + harness only); never privileged, network none, all capabilities ' +
+    'dropped, no-new-privileges, uid 65534, read-only root, size-capped /tmp tmpfs, memory = swap limit, pids, CPU and ulimits (nofile, fsize, core); ' +
+    'files copied in as a tar stream; results read from the attached stream.',
+  available: async () => dockerAvailable(),
+  command: () => {
+    throw new Error('the docker backend runs through the engine API, not a command');
+  },
+};
+
+export const docker = new Docker();
+
+export async function dockerAvailable(): Promise<Availability> {
+  try {
+    await docker.ping();
+    return { ok: true, reason: 'the Docker engine answers' };
+  } catch (e) {
+    return { ok: false, reason: `no Docker engine answers on /var/run/docker.sock (${(e as Error).message.split('\n')[0]}); install docker.io and start dockerd` };
+  }
+}
+
+/** Imports the job root file system as an image tagged by its content hash (no registry involved). */
+export async function ensureImage(rootfs: string, harnessDir: string): Promise<string> {
+  const tag = `evigrade-sandbox:${sha256((await readFile(`${harnessDir}/harness.cjs`)).toString('base64') + rootfs.split('rootfs-')[1]).slice(0, 16)}`;
+  const images = await docker.listImages({ filters: { reference: [tag] } });
+  if (images.length > 0) return tag;
+  const tar = spawn('tar', ['-C', rootfs, '-c', '.'], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
+  const [repo, version] = tag.split(':') as [string, string];
+  const out = await docker.importImage(tar.stdout as Readable, { repo, tag: version });
+  await new Promise<void>((resolve, reject) => docker.modem.followProgress(out, (err: Error | null) => (err ? reject(err) : resolve())));
+  return tag;
+}
+
+/** The submission as a tar stream: root-owned, read-only to the job. */
+function tarOf(files: readonly SubmissionFile[]): Readable {
+  const p = pack();
+  const dirs = new Set<string>();
+  for (const f of files) {
+    const parts = f.path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const d = parts.slice(0, i).join('/');
+      if (!dirs.has(d)) {
+        dirs.add(d);
+        p.entry({ name: d, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+      }
+    }
+    p.entry({ name: f.path, mode: 0o644, uid: 0, gid: 0 }, f.content);
+  }
+  p.finalize();
+  return p as unknown as Readable;
+}
+
+function containerConfig(image: string, job: SandboxJob, nodeArgs: readonly string[]): Docker.ContainerCreateOptions {
+  const l = job.limits;
+  const fsize = l.file_size_kb * 1024;
+  return {
+    Image: image,
+    Cmd: [SANDBOX_NODE, ...nodeArgs, SANDBOX_HARNESS],
+    User: '65534:65534',
+    WorkingDir: SANDBOX_ROOT,
+    Env: [...Object.entries(JOB_ENV).map(([k, v]) => `${k}=${v}`), 'EVIGRADE_FRAMES_FD=2'],
+    OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false,
+    NetworkDisabled: true,
+    Labels: { [LABEL]: '1', [OWNER]: String(process.pid) },
+    Volumes: { [SANDBOX_ROOT]: {} },
+    HostConfig: {
+      NetworkMode: 'none', Privileged: false, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k` },
+      Memory: l.memory_mb * MB, MemorySwap: l.memory_mb * MB, PidsLimit: l.pids, NanoCpus: 1_000_000_000,
+      Ulimits: [{ Name: 'nofile', Soft: l.open_files, Hard: l.open_files }, { Name: 'fsize', Soft: fsize, Hard: fsize }, { Name: 'core', Soft: 0, Hard: 0 }],
+      AutoRemove: false,
+    },
+  };
+}
+
+export interface DockerRunner {
+  run(job: SandboxJob, nodeArgs: readonly string[]): Promise<RawRun>;
+  /** Removes every container this process created (also on SIGINT/SIGTERM/exit). */
+  close(): Promise<void>;
+}
+
+/** Removes containers left by grader processes that no longer exist. */
+export async function sweepDocker(): Promise<number> {
+  const list = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let removed = 0;
+  for (const c of list) {
+    const owner = Number(c.Labels[OWNER]);
+    if (owner === process.pid || (owner > 0 && alive(owner))) continue;
+    await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
+    removed++;
+  }
+  return removed;
+}
+
+export function createDockerRunner(image: string, poolSize: number): DockerRunner {
+  const live = new Set<string>();
+  // Warm pool: containers created ahead for the last limits seen; each is used by one job only.
+  const pool: { key: string; c: Promise<Docker.Container> }[] = [];
+  const create = async (config: Docker.ContainerCreateOptions): Promise<Docker.Container> => {
+    const c = await docker.createContainer(config);
+    live.add(c.id);
+    return c;
+  };
+  const take = (key: string, config: Docker.ContainerCreateOptions): Promise<Docker.Container> => {
+    const i = pool.findIndex((p) => p.key === key);
+    const got = i >= 0 ? (pool.splice(i, 1)[0] as { c: Promise<Docker.Container> }).c : create(config);
+    while (pool.filter((p) => p.key === key).length < poolSize) pool.push({ key, c: create(config) });
+    return got;
+  };
+  const destroy = async (id: string): Promise<void> => {
+    live.delete(id);
+    await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
+  };
+  const closeAll = async (): Promise<void> => {
+    const ids = [...live];
+    pool.length = 0;
+    await Promise.all(ids.map(destroy));
+  };
+
+  return {
+    async run(job, nodeArgs) {
+      const config = containerConfig(image, job, nodeArgs);
+      const key = sha256(JSON.stringify(config)).slice(0, 12);
+      const c = await take(key, config);
+      try {
+        return await execute(c, job);
+      } finally {
+        await destroy(c.id);
+      }
+    },
+    close: closeAll,
+  };
+}
+
+async function execute(c: Docker.Container, job: SandboxJob): Promise<RawRun> {
+  await c.putArchive(tarOf(job.files), { path: SANDBOX_ROOT });
+  const key = randomBytes(32).toString('hex');
+  const parser = createFrameParser(key);
+  const cap = job.limits.output_kb * 1024;
+  const killAt = 2 * cap + 64 * 1024;
+  const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: 0, limit: false };
+  const started = performance.now();
+  const stream = await c.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  c.modem.demuxStream(stream, stdout, stderr);
+  let timedOut = false;
+  let interrupted = false;
+  const kill = (): void => void c.kill().catch(() => undefined);
+  const unregister = onInterrupt(() => {
+    interrupted = true;
+    kill();
+  });
+  const keep = (which: 'stdout' | 'stderr', chunk: Buffer): void => {
+    if (out.bytes < cap) out[which].push(chunk.subarray(0, cap - out.bytes));
+    out.bytes += chunk.length;
+    if (out.bytes > killAt && !out.limit) {
+      out.limit = true;
+      kill();
+    }
+  };
+  stdout.on('data', (b: Buffer) => keep('stdout', b));
+  let pending = '';
+  stderr.on('data', (b: Buffer) => {
+    if (out.limit) return;
+    pending += b.toString('utf8');
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line.startsWith('{"seq":')) parser.push(line);
+      else if (line) keep('stderr', Buffer.from(`${line}\n`));
+    }
+  });
+  await c.start();
+  stream.end(JSON.stringify({ ...job.payload, key }));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, job.limits.timeout_ms);
+  const waited = (await c.wait().finally(() => {
+    clearTimeout(timer);
+    unregister();
+    (stream as unknown as { destroy(): void }).destroy();
+  })) as { StatusCode: number };
+  if (interrupted) throw new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader');
+  const info = await c.inspect();
+  const pids = await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/pids.events`, 'utf8').catch(() => '');
+  return {
+    frames: parser.frames,
+    rejectedFrames: parser.rejected,
+    exitCode: timedOut || info.State.OOMKilled ? null : waited.StatusCode,
+    signal: timedOut || info.State.OOMKilled ? 'SIGKILL' : null,
+    timedOut,
+    outputLimitHit: out.limit,
+    memoryLimitHit: info.State.OOMKilled === true,
+    pidsLimitHit: /max\s+[1-9]/.test(pids),
+    stdout: Buffer.concat(out.stdout).toString('utf8'),
+    stderr: Buffer.concat(out.stderr).toString('utf8'),
+    wallMs: Math.round(performance.now() - started),
+  };
+}
+
+export const dockerError = (e: unknown): EvigradeError =>
+  new EvigradeError('SANDBOX_FAILED', `docker: ${(e as Error).message.split('\n')[0]}`);
