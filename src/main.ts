@@ -178,7 +178,17 @@ async function verifyCommand(argv: string[]): Promise<number> {
   throw new EvigradeError('VERIFY_FAILED', `${args.report} does not verify:\n${lines.join('\n')}`);
 }
 
+/** `evigrade sandbox build`: builds the job root file system and imports it as the Docker image. */
+async function sandboxCommand(argv: string[]): Promise<number> {
+  if (argv[0] !== 'build' || argv.length !== 1) throw new EvigradeError('USAGE', 'usage: evigrade sandbox build');
+  const sb = await openSandbox('docker', HARNESS_DIR);
+  sb.close();
+  process.stdout.write('sandbox image ready (docker)\n');
+  return EXIT.ok;
+}
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  sandbox: sandboxCommand,
   report: reportCommand,
   verify: verifyCommand,
   grade: gradeCommand,
@@ -189,9 +199,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 const HELP = `evigrade — evidence-grounded code grading
 
   evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir>
-        [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--unsafe-no-sandbox]
+        [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
   evigrade check-rubric <rubric.yaml>
+  evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N]
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--queue N]

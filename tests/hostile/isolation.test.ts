@@ -144,6 +144,19 @@ for (const b of backends) {
       expect([statuses(r), eventKinds(r)]).toEqual([{ observe: 'error' }, ['output_limit']]);
     });
 
+    it('starts every job clean: files and background processes of a previous job are gone', async () => {
+      const jobA = `const fs = require('fs'); const { spawn } = require('child_process');
+        let wrote; try { fs.writeFileSync('/tmp/left-behind', 'x'); wrote = true; } catch { wrote = false; }
+        spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }).unref();
+        return { wrote };`;
+      const jobB = `const fs = require('fs'); let seen; try { fs.readFileSync('/tmp/left-behind'); seen = true; } catch { seen = false; }
+        const procs = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8'); } catch { return ''; } }).filter((c) => c.includes('setInterval'));
+        return { seen, daemons: procs.length };`;
+      const first = observation(await grade(probe(jobA))) as { wrote: boolean };
+      expect(first.wrote).toBe(b.id !== 'unshare'); // unshare jobs have no writable directory at all
+      expect(observation(await grade(probe(jobB)))).toEqual({ seen: false, daemons: 0 });
+    });
+
     it('gives a fork storm or memory bomb no effect on a correct submission graded at the same time', async () => {
       const rubric = inlineRubric({ 'x.test.js': "const { f } = require('./solution'); test('f', () => { expect(f()).toBe(7); });" }, { limits: { pids: 32, memory_mb: 128, timeout_ms: 6000 } });
       const storm = "const { spawn } = require('child_process'); for (let i = 0; i < 500; i++) { try { spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }).on('error', () => {}); } catch {} } module.exports = { f: () => { const k = []; for (;;) k.push(Buffer.alloc(1 << 24, 1)); } };";

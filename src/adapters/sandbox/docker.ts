@@ -88,7 +88,7 @@ function containerConfig(image: string, job: SandboxJob, nodeArgs: readonly stri
     Volumes: { [SANDBOX_ROOT]: {} },
     HostConfig: {
       NetworkMode: 'none', Privileged: false, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], ReadonlyRootfs: true,
-      Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k` },
+      Tmpfs: { "/tmp": `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k,mode=1777` },
       Memory: l.memory_mb * MB, MemorySwap: l.memory_mb * MB, PidsLimit: l.pids, NanoCpus: 1_000_000_000,
       Ulimits: [{ Name: 'nofile', Soft: l.open_files, Hard: l.open_files }, { Name: 'fsize', Soft: fsize, Hard: fsize }, { Name: 'core', Soft: 0, Hard: 0 }],
       AutoRemove: false,

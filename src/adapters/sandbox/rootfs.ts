@@ -10,6 +10,8 @@ export const SANDBOX_NODE = '/usr/bin/node';
 export const SANDBOX_HARNESS_DIR = '/evigrade';
 export const SANDBOX_HARNESS = '/evigrade/boot.cjs';
 export const SANDBOX_ROOT = '/job/sub';
+/** Bumped when the tree's layout changes, so cached trees and Docker images are rebuilt. */
+const ROOTFS_LAYOUT = 2;
 
 /** The shared libraries the node binary needs, as absolute paths. */
 async function sharedLibraries(nodePath: string): Promise<string[]> {
@@ -44,7 +46,7 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   const harness = await readFile(join(harnessDir, 'harness.cjs'));
   const hooks = Buffer.concat([await readFile(join(harnessDir, 'hooks.mjs')), await readFile(join(harnessDir, 'boot.cjs'))]);
   const libs = await sharedLibraries(nodePath);
-  const key = sha256(Buffer.concat([harness, hooks, Buffer.from(`${nodePath}|${process.version}|${libs.join(',')}`)])).slice(0, 16);
+  const key = sha256(Buffer.concat([harness, hooks, Buffer.from(`${ROOTFS_LAYOUT}|${nodePath}|${process.version}|${libs.join(',')}`)])).slice(0, 16);
   const dir = join(base, `rootfs-${key}`);
   // The tree is built under a temporary name and renamed: if the directory exists, it is complete.
   if (await exists(dir)) return dir;
@@ -55,6 +57,8 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   for (const f of ['harness.cjs', 'hooks.mjs', 'boot.cjs']) await place(join(harnessDir, f), join(tmp, SANDBOX_HARNESS_DIR, f), 0o644);
   for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
   await makeDevices(join(tmp, 'dev'));
+  // Docker copies the image's /tmp mode onto its tmpfs; bwrap mounts its own; chroot jobs get 0755 copies.
+  await chmod(join(tmp, 'tmp'), 0o1777);
   try {
     await rename(tmp, dir);
   } catch {
