@@ -142,10 +142,11 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
     live.delete(id);
     await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
   };
+  const removing = new Set<Promise<void>>();
   const closeAll = async (): Promise<void> => {
     const ids = [...live];
     pool.length = 0;
-    await Promise.all(ids.map(destroy));
+    await Promise.all([...ids.map(destroy), ...removing]);
   };
 
   return {
@@ -156,7 +157,9 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
       try {
         return await execute(c, job);
       } finally {
-        await destroy(c.id);
+        // Removal is off the job's critical path; close() still waits for every container to go.
+        const gone: Promise<void> = destroy(c.id).finally(() => removing.delete(gone));
+        removing.add(gone);
       }
     },
     close: closeAll,

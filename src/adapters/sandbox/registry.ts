@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
-/** Containers created ahead of need per limit set (each serves one job only). */
-const DOCKER_POOL = Number(process.env.EVIGRADE_DOCKER_POOL ?? 2);
+/** Containers created ahead of need per limit set (each serves one job only); 0 creates one per job. */
+const dockerPool = (): number => Number(process.env.EVIGRADE_DOCKER_POOL ?? 2);
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { nodeArgs, runInSandbox } from './process-runner.js';
@@ -78,7 +78,7 @@ async function openDocker(rootfs: string, harnessDir: string, cleanup: () => voi
   const image = await ensureImage(rootfs, harnessDir).catch((e) => {
     throw dockerError(e);
   });
-  const runner = createDockerRunner(image, DOCKER_POOL);
+  const runner = createDockerRunner(image, dockerPool());
   return {
     backend: dockerDef,
     run: (job) => runner.run(job, nodeArgs(job)).catch((e) => {
