@@ -349,6 +349,8 @@ function flagCall(node: TSESTree.CallExpression, out: PolicyFinding[]): void {
     const specifier = first ? staticString(first) : null;
     if (callee.name === 'require' && specifier !== null) flagModule(specifier, 'requires', node, out);
     if (callee.name === 'eval' || callee.name === 'Function') out.push(finding('policy.eval', node, `calls ${callee.name}()`));
+    // The global fetch reaches the network without importing anything.
+    if (callee.name === 'fetch') out.push(finding('policy.net', node, 'calls fetch()'));
     return;
   }
   if (callee.type !== N.MemberExpression || callee.object.type !== N.Identifier || callee.object.name !== 'process') return;

@@ -135,7 +135,7 @@ function noteTamper(d: FrameData, events: Omit<SandboxEvent, 'id'>[], flags: Omi
   if (code === 'process_exit_called') {
     events.push({ event: 'process_exit', detail });
     if (!flags.some((f) => f.code === 'sandbox.process_exit')) {
-      flags.push({ code: 'sandbox.process_exit', severity: 'warning', message: `${detail}; the harness refused it and kept testing` });
+      flags.push({ code: 'sandbox.process_exit', severity: 'warning', message: `${detail}; the call threw instead of exiting, so the code that made it failed (at import: every test)` });
     }
     return null;
   }

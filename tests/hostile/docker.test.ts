@@ -8,7 +8,9 @@ import { analysisPool } from '../helpers.js';
 
 const engine = await dockerAvailable();
 if (!engine.ok && process.env.EVIGRADE_REQUIRE_DOCKER === '1') throw new Error(`Docker is required here: ${engine.reason}`);
-const ours = async (): Promise<string[]> => (await docker.listContainers({ all: true, filters: { label: ['evigrade.sandbox'] } })).map((c) => c.Id);
+// Other test files may run Docker jobs at the same time (other processes): look at labels, not at everything.
+const withLabel = async (label: string): Promise<string[]> => (await docker.listContainers({ all: true, filters: { label: [label] } })).map((c) => c.Id);
+const ours = (): Promise<string[]> => withLabel(`evigrade.owner=${process.pid}`);
 
 describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
   it('removes containers a dead grader left behind when a sandbox opens, and its own when it closes', async () => {
@@ -16,16 +18,16 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
     const images = await docker.listImages({ filters: { reference: ['evigrade-sandbox'] } });
     const tag = images[0]?.RepoTags?.[0] as string;
     const orphan = await docker.createContainer({ Image: tag, Cmd: ['/usr/bin/node', '-e', '0'], Labels: { 'evigrade.sandbox': '1', 'evigrade.owner': '2147483000' }, HostConfig: { NetworkMode: 'none' } });
-    expect(await ours()).toContain(orphan.id);
+    expect(await withLabel('evigrade.sandbox')).toContain(orphan.id);
     const sb = await openSandbox('docker', HARNESS_DIR);
-    expect(await ours()).not.toContain(orphan.id);
+    expect(await withLabel('evigrade.sandbox')).not.toContain(orphan.id);
     const rubric = inlineRubric({ 'x.test.js': "const { f } = require('./solution'); test('f', () => expect(f()).toBe(1));" });
     const report = await gradeDeterministic(inlineSubmission({ 'solution.js': 'module.exports = { f: () => 1 };' }), rubric, await collectExpected(rubric, sb), {
       sandbox: sb, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 0,
     });
     expect([report.sandbox.backend, report.tests.map((t) => t.status)]).toEqual(['docker', ['passed']]);
     sb.close();
-    for (let i = 0; i < 50 && (await ours()).some((id) => id !== orphan.id); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (await ours()).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await ours()).toEqual([]);
   });
 });

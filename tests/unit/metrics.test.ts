@@ -163,6 +163,7 @@ describe('measure: policy findings', () => {
     ['require with a template literal', 'require(`vm`);', [{ rule: 'policy.vm', line: 1, column: 1, message: 'requires "vm"' }]],
     ['TS import =', "import net = require('net');", [{ rule: 'policy.net', line: 1, column: 1, message: 'requires "net"' }]],
     ['vm', "require('vm');", [{ rule: 'policy.vm', line: 1, column: 1, message: 'requires "vm"' }]],
+    ['global fetch', "fetch('http://169.254.169.254/');", [{ rule: 'policy.net', line: 1, column: 1, message: 'calls fetch()' }]],
     ['inspector', "require('inspector');", [{ rule: 'policy.inspector', line: 1, column: 1, message: 'requires "inspector"' }]],
     ['eval', 'eval("1 + 1");', [{ rule: 'policy.eval', line: 1, column: 1, message: 'calls eval()' }]],
     ['new Function', 'const f = new Function("return 1");', [{ rule: 'policy.eval', line: 1, column: 11, message: 'constructs new Function()' }]],
