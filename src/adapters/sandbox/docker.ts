@@ -123,18 +123,24 @@ export async function sweepDocker(): Promise<number> {
   return removed;
 }
 
+interface Ready {
+  readonly c: Docker.Container;
+  readonly stream: NodeJS.ReadWriteStream;
+}
+
 export function createDockerRunner(image: string, poolSize: number): DockerRunner {
   const live = new Set<string>();
-  // Warm pool: containers created ahead for the last limits seen; each is used by one job only.
-  const pool: { key: string; c: Promise<Docker.Container> }[] = [];
-  const create = async (config: Docker.ContainerCreateOptions): Promise<Docker.Container> => {
+  // Warm pool: containers created (and attached) ahead for the last limits seen; each serves one job only.
+  const pool: { key: string; c: Promise<Ready> }[] = [];
+  const create = async (config: Docker.ContainerCreateOptions): Promise<Ready> => {
     const c = await docker.createContainer(config);
     live.add(c.id);
-    return c;
+    const stream = await c.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
+    return { c, stream };
   };
-  const take = (key: string, config: Docker.ContainerCreateOptions): Promise<Docker.Container> => {
+  const take = (key: string, config: Docker.ContainerCreateOptions): Promise<Ready> => {
     const i = pool.findIndex((p) => p.key === key);
-    const got = i >= 0 ? (pool.splice(i, 1)[0] as { c: Promise<Docker.Container> }).c : create(config);
+    const got = i >= 0 ? (pool.splice(i, 1)[0] as { c: Promise<Ready> }).c : create(config);
     while (pool.filter((p) => p.key === key).length < poolSize) pool.push({ key, c: create(config) });
     return got;
   };
@@ -144,18 +150,19 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
   };
   const removing = new Set<Promise<void>>();
   const closeAll = async (): Promise<void> => {
-    const ids = [...live];
-    pool.length = 0;
-    await Promise.all([...ids.map(destroy), ...removing]);
+    // Unused pooled containers hold an attached socket each: close those first, or the process never exits.
+    const waiting = pool.splice(0).map((p) => p.c.then((r) => (r.stream as unknown as { destroy(): void }).destroy(), () => undefined));
+    await Promise.all(waiting);
+    await Promise.all([...[...live].map(destroy), ...removing]);
   };
 
   return {
     async run(job, nodeArgs) {
       const config = containerConfig(image, job, nodeArgs);
       const key = sha256(JSON.stringify(config)).slice(0, 12);
-      const c = await take(key, config);
+      const { c, stream } = await take(key, config);
       try {
-        return await execute(c, job);
+        return await execute(c, stream, job);
       } finally {
         // Removal is off the job's critical path; close() still waits for every container to go.
         const gone: Promise<void> = destroy(c.id).finally(() => removing.delete(gone));
@@ -166,7 +173,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
   };
 }
 
-async function execute(c: Docker.Container, job: SandboxJob): Promise<RawRun> {
+async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job: SandboxJob): Promise<RawRun> {
   await c.putArchive(tarOf(job.files), { path: SANDBOX_ROOT });
   const key = randomBytes(32).toString('hex');
   const parser = createFrameParser(key);
@@ -174,7 +181,6 @@ async function execute(c: Docker.Container, job: SandboxJob): Promise<RawRun> {
   const killAt = 2 * cap + 64 * 1024;
   const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: 0, limit: false };
   const started = performance.now();
-  const stream = await c.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   c.modem.demuxStream(stream, stdout, stderr);
@@ -218,7 +224,8 @@ async function execute(c: Docker.Container, job: SandboxJob): Promise<RawRun> {
     (stream as unknown as { destroy(): void }).destroy();
   })) as { StatusCode: number };
   if (interrupted) throw new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader');
-  const info = await c.inspect();
+  // A clean exit cannot be an OOM kill: skip the extra round trip.
+  const info = waited.StatusCode === 0 && !timedOut ? { State: { OOMKilled: false } } : await c.inspect();
   const pids = await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/pids.events`, 'utf8').catch(() => '');
   return {
     frames: parser.frames,
