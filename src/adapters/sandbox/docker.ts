@@ -218,11 +218,17 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
     timedOut = true;
     kill();
   }, job.limits.timeout_ms);
+  const ended = new Promise<void>((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
   const waited = (await c.wait().finally(() => {
     clearTimeout(timer);
     unregister();
-    (stream as unknown as { destroy(): void }).destroy();
   })) as { StatusCode: number };
+  // The last frames may still be in flight when wait() returns: let the stream end, briefly.
+  await Promise.race([ended, new Promise((r) => setTimeout(r, 500))]);
+  (stream as unknown as { destroy(): void }).destroy();
   if (interrupted) throw new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader');
   // A clean exit cannot be an OOM kill: skip the extra round trip.
   const info = waited.StatusCode === 0 && !timedOut ? { State: { OOMKilled: false } } : await c.inspect();
