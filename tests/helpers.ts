@@ -24,6 +24,13 @@ export async function isolatingBackends(): Promise<{ id: ProcessBackendId; ok: b
   return out;
 }
 
+/** The strongest backend that can isolate here, for tests about grading rather than about isolation. */
+export async function firstBackend(): Promise<ProcessBackendId> {
+  const first = (await isolatingBackends()).find((b) => b.ok);
+  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
+  return first.id;
+}
+
 export function inlineRubric(tests: Record<string, string>, spec: Record<string, unknown> = {}): Rubric {
   const parsed = RubricSchema.parse({
     id: 'inline',

@@ -1,5 +1,6 @@
 import { CRITERIA, type Criterion } from '../domain/judge.js';
 import type { Report } from '../domain/report.js';
+import { round2 } from '../util/round.js';
 
 /**
  * Batch statistics for the HTML report, computed here (typed, unit-tested) and
@@ -33,7 +34,6 @@ export interface Overview {
   };
 }
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 const arr = <T>(x: readonly T[] | null | undefined): readonly T[] => (Array.isArray(x) ? x : []);
 

@@ -1,7 +1,7 @@
-import { CRITERIA } from '../domain/judge.js';
 import { ReportSchema, type Report, type TestResult } from '../domain/report.js';
 import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis-scores.js';
 import { auditJudge } from '../stages/audit.js';
+import { blend } from '../stages/blend.js';
 import { deterministicScores } from '../stages/scores.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 
@@ -15,7 +15,6 @@ const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify
 const diff = (out: Difference[], field: string, report: unknown, recomputed: unknown): void => {
   if (canonicalJson(report) !== canonicalJson(recomputed)) out.push({ field, report: show(report), recomputed: show(recomputed) });
 };
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** Everything in a report that follows from its own evidence: hashes, scores, blend, audit. Pure. */
 export function checkReport(r: Report): Difference[] {
@@ -40,19 +39,16 @@ const pick = (t: TestResult) => ({ name: t.name, status: t.status, weight: t.wei
 
 function checkBlend(r: Report, out: Difference[]): void {
   const det = r.scores.deterministic;
-  const w = r.scores.blend.weights;
   const output = r.judge.output;
   const judgeFlags = output && r.status === 'graded' ? auditJudge(output, r.evidence.items, det, r.rubric.maxAdjustment).map((f) => f.code) : [];
   const reported = r.flags.filter((f) => f.code.startsWith('judge.')).map((f) => f.code);
   for (const code of judgeFlags) if (!reported.includes(code)) out.push({ field: 'flags', report: `no ${code}`, recomputed: `${code} (the auditor raises it on this judge output)` });
   if (r.scores.blend.applied && reported.length) out.push({ field: 'scores.blend.applied', report: 'true', recomputed: `false (audit flags: ${reported.join(', ')})` });
   if (r.status !== 'graded') return diff(out, 'scores.final', r.scores.final, 0);
-  if (!r.scores.blend.applied || !r.scores.llm) return diff(out, 'scores.final', r.scores.final, det.total);
-  const measured = CRITERIA.filter((c) => det[c] !== null && r.rubric.criteria[c] > 0);
-  const weight = measured.reduce((s, c) => s + r.rubric.criteria[c], 0);
-  const llmTotal = weight === 0 ? 0 : round2(measured.reduce((s, c) => s + r.rubric.criteria[c] * (output?.scores[c] ?? 0), 0) / weight);
-  diff(out, 'scores.llm.total', r.scores.llm.total, llmTotal);
-  diff(out, 'scores.final', r.scores.final, round2(w.deterministic * det.total + w.llm * llmTotal));
+  if (!r.scores.blend.applied || !r.scores.llm || !output) return diff(out, 'scores.final', r.scores.final, det.total);
+  const again = blend(det, output, 0, r.rubric.criteria, r.scores.blend.weights, '');
+  diff(out, 'scores.llm.total', r.scores.llm.total, again.llm?.total);
+  diff(out, 'scores.final', r.scores.final, again.final);
 }
 
 /** Parses a report file's JSON; a schema failure becomes differences naming the fields. */

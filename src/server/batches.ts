@@ -97,10 +97,10 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
     running.add(m.id);
     try {
       const pending = [];
-      let done = 0;
-      for (const sub of m.submissions) if (await readReport(m.id, sub)) done++;
-      for (const sub of m.submissions) {
-        if (await readReport(m.id, sub)) continue;
+      const missing: string[] = [];
+      for (const sub of m.submissions) if (!(await readReport(m.id, sub))) missing.push(sub);
+      let done = m.submissions.length - missing.length;
+      for (const sub of missing) {
         pending.push(
           gradeOne(m, sub).then(async (report) => {
             await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), `${JSON.stringify(report, null, 2)}\n`);

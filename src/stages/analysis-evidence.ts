@@ -1,6 +1,6 @@
 import type { FileAnalysis } from '../domain/analysis.js';
 import type { ComplexityItem, Flag, LintItem } from '../domain/report.js';
-import { findingWeight, type ComplexityLimits } from './analysis-scores.js';
+import { complexityFromEvidence, DEFAULT_COMPLEXITY_LIMITS, findingWeight, styleFromEvidence, type ComplexityLimits } from './analysis-scores.js';
 
 /** Lint findings as L1…, function metrics and policy findings as C1…, in file order. */
 export function analysisEvidence(analyses: readonly FileAnalysis[], limits: ComplexityLimits): { lint: LintItem[]; complexity: ComplexityItem[] } {
@@ -37,4 +37,15 @@ export function policyFlags(complexity: readonly ComplexityItem[]): Omit<Flag, '
     message: items.map((i) => ('message' in i ? `${i.file}:${i.line}: ${i.message}` : '')).join('; '),
     evidence: items.map((i) => i.id),
   }));
+}
+
+/** The style score of raw analyses, through the same evidence a report carries. */
+export function styleScore(analyses: readonly FileAnalysis[]): number | null {
+  const ev = analysisEvidence(analyses, DEFAULT_COMPLEXITY_LIMITS);
+  return styleFromEvidence([...ev.lint, ...ev.complexity]);
+}
+
+/** The complexity score of raw analyses, through the same evidence a report carries. */
+export function complexityScore(analyses: readonly FileAnalysis[], limits: ComplexityLimits): number | null {
+  return complexityFromEvidence(analysisEvidence(analyses, limits).complexity, limits);
 }

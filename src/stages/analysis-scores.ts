@@ -1,8 +1,7 @@
-import type { FileAnalysis } from '../domain/analysis.js';
 import type { EvidenceItem, FileItem, LintItem } from '../domain/report.js';
 import { PARSE_ERROR_WEIGHT, SEVERITY_WEIGHT } from '../domain/lint.js';
+import { round2 } from '../util/round.js';
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 const clamp10 = (n: number): number => Math.min(10, Math.max(0, n));
 
 /** Lines below which a file counts as this long, so one slip in a 5-line file is not a disaster. */
@@ -18,10 +17,6 @@ export const findingWeight = (rule: string, severity: 'error' | 'warning'): numb
  * weight 3 per error-level (correctness) finding, 1 per warning (taste), 30 per
  * file that does not parse. Null when no file could be analysed.
  */
-export function styleScore(analyses: readonly FileAnalysis[]): number | null {
-  return styleFromEvidence(asEvidence(analyses));
-}
-
 /** The same formula over the evidence bundle, so a report can be re-checked from its own items. */
 export function styleFromEvidence(items: readonly EvidenceItem[]): number | null {
   const files = items.filter(isFileItem).filter((f) => f.measured);
@@ -35,13 +30,6 @@ export function styleFromEvidence(items: readonly EvidenceItem[]): number | null
 
 export const isFileItem = (i: EvidenceItem): i is FileItem => i.kind === 'complexity' && i.rule === 'file' && 'loc' in i;
 
-/** Minimal evidence for the score formulas (file and lint items), from raw analyses. */
-function asEvidence(analyses: readonly FileAnalysis[]): EvidenceItem[] {
-  return analyses.flatMap((a): EvidenceItem[] => [
-    { id: 'C0', kind: 'complexity', rule: 'file', file: a.file, loc: a.metrics?.loc ?? 0, measured: a.skipped !== 'too_large' && a.skipped !== 'timeout' && a.skipped !== 'failed', metrics: a.metrics !== null, maxLoopNesting: a.metrics?.maxLoopNesting ?? 0, maxCyclomatic: a.metrics?.maxCyclomatic ?? 1 },
-    ...a.lint.map((m): EvidenceItem => ({ id: 'L0', kind: 'lint', rule: m.rule, severity: m.severity, file: a.file, line: m.line, column: m.column, message: m.message, weight: findingWeight(m.rule, m.severity) })),
-  ]);
-}
 
 export interface ComplexityLimits {
   readonly max_loop_nesting: number;
@@ -56,10 +44,6 @@ export const CYCLOMATIC_PENALTY = 1;
  * complexity = 10 − 2.5 × (deepest loop nesting − limit)⁺ − 1 × (worst cyclomatic − limit)⁺,
  * measured over every function of every file. Null when no file could be measured.
  */
-export function complexityScore(analyses: readonly FileAnalysis[], limits: ComplexityLimits): number | null {
-  return complexityFromEvidence(asEvidence(analyses), limits);
-}
-
 export function complexityFromEvidence(items: readonly EvidenceItem[], limits: ComplexityLimits): number | null {
   const metrics = items.filter(isFileItem).filter((f) => f.metrics);
   if (metrics.length === 0) return null;

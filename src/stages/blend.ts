@@ -1,8 +1,8 @@
 import { CRITERIA, type Criterion, type JudgeOutput } from '../domain/judge.js';
 import type { DeterministicScores } from '../domain/report.js';
 import type { Criteria } from '../domain/rubric.js';
+import { round2 } from '../util/round.js';
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 export interface BlendResult {
   readonly llm: (Record<Criterion, number | null> & { total: number }) | null;

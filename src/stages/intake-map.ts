@@ -1,6 +1,5 @@
 import { extname } from 'node:path';
-import { FORBIDDEN_EXT, IGNORED_NAMES, MAX_DEPTH, SAFE_SEGMENT } from '../adapters/fs/intake.js';
-import { EvigradeError, type ErrorCode } from '../domain/errors.js';
+import { fail, FORBIDDEN_EXT, IGNORED_NAMES, MAX_DEPTH, SAFE_SEGMENT } from '../adapters/fs/intake.js';
 import type { Limits } from '../domain/rubric.js';
 import type { Submission, SubmissionFile } from '../domain/submission.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
@@ -8,9 +7,6 @@ import { canonicalJson, sha256 } from '../util/hash.js';
 // JSON can carry "\ud800" alone; such a string has no UTF-8 encoding.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const fail = (code: ErrorCode, id: string, message: string): never => {
-  throw new EvigradeError(code, `submission "${id}": ${message}`, { submission: id });
-};
 
 /** The path rules of folder intake, applied to a name given over HTTP. Returns null for ignored files. */
 function checkPath(path: string, id: string): string | null {

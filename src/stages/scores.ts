@@ -1,7 +1,7 @@
 import type { Criteria } from '../domain/rubric.js';
 import type { DeterministicScores, TestResult } from '../domain/report.js';
+import { round2 } from '../util/round.js';
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** Weighted pass rate on 0–10 over the tests that count (skipped ones do not); null if none count. */
 export function passScore(tests: readonly TestResult[]): number | null {

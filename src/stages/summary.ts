@@ -1,6 +1,6 @@
 import type { Report, Summary } from '../domain/report.js';
+import { round2 } from '../util/round.js';
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 export function summarise(reports: readonly Report[], rubric: { id: string; sha256: string }, sandbox: string, now: Date): Summary {
   const sorted = [...reports].sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1));

@@ -1,13 +1,11 @@
 // Jest semantics inside the sandbox harness, through the real pipeline.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
-import { gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+import { gradeInline, inlineRubric, firstBackend, statuses } from '../helpers.js';
 
 let backend: ProcessBackendId;
 beforeAll(async () => {
-  const first = (await isolatingBackends()).find((b) => b.ok);
-  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
-  backend = first.id;
+  backend = await firstBackend();
 });
 
 const ESM_SOLUTION = 'export const add = (a, b) => a + b;\nexport const wrong = () => 41;\n';

@@ -16,7 +16,7 @@ import { createBatchService } from '../../src/server/batches.js';
 import type { RubricStore } from '../../src/server/rubric-store.js';
 import { createSlots } from '../../src/server/slots.js';
 import { collectExpected, type GradePorts } from '../../src/pipeline.js';
-import { analysisPool, isolatingBackends, ROOT, sandboxFor } from '../helpers.js';
+import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
 
 const KEY = 'test-key-0123456789abcdef';
 const auth = { authorization: `Bearer ${KEY}` };
@@ -26,9 +26,7 @@ const SLOW = 'const t = Date.now(); while (Date.now() - t < 700); export const i
 let ports: GradePorts;
 let rubrics: RubricStore;
 beforeAll(async () => {
-  const first = (await isolatingBackends()).find((b) => b.ok);
-  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
-  const sandbox = await sandboxFor(first.id);
+  const sandbox = await sandboxFor(await firstBackend());
   const rubric = await loadRubric(join(ROOT, 'rubrics', 'leap', 'rubric.yaml'));
   const loaded = { rubric, expected: await collectExpected(rubric, sandbox) };
   rubrics = {

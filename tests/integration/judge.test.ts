@@ -11,7 +11,7 @@ import type { Report } from '../../src/domain/report.js';
 import { createJudgePort, type JudgeSetup } from '../../src/judges/port.js';
 import { collectExpected, gradeDeterministic, judgeReport } from '../../src/pipeline.js';
 import { startFakeJudge, type FakeJudge } from '../fakes/judge-server.js';
-import { analysisPool, inlineRubric, inlineSubmission, isolatingBackends, sandboxFor } from '../helpers.js';
+import { analysisPool, inlineRubric, inlineSubmission, firstBackend, sandboxFor } from '../helpers.js';
 
 const TESTS = {
   'calc.test.js': `const { add, mul } = require('./solution');
@@ -28,9 +28,7 @@ let backend: ProcessBackendId;
 let fake: FakeJudge;
 let deterministic: Report;
 beforeAll(async () => {
-  const first = (await isolatingBackends()).find((b) => b.ok);
-  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
-  backend = first.id;
+  backend = await firstBackend();
   fake = await startFakeJudge({ slowMs: 3000 });
   deterministic = await gradeFiles({ 'solution.js': PARTIAL });
 });

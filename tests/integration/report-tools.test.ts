@@ -9,16 +9,14 @@ import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import type { Report } from '../../src/domain/report.js';
 import { gradescopeResults, prairielearnResults } from '../../src/report/exports.js';
 import { checkReport, compareRerun } from '../../src/report/verify.js';
-import { gradeInline, inlineRubric, isolatingBackends, ROOT } from '../helpers.js';
+import { gradeInline, inlineRubric, firstBackend, ROOT } from '../helpers.js';
 
 const TESTS = { 't.test.js': "const { f } = require('./solution');\ntest('one', () => expect(f(1)).toBe(2));\ntest('two', () => expect(f(2)).toBe(4));\n" };
 const rubric = inlineRubric(TESTS);
 let backend: ProcessBackendId;
 let report: Report;
 beforeAll(async () => {
-  const first = (await isolatingBackends()).find((b) => b.ok);
-  if (!first) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
-  backend = first.id;
+  backend = await firstBackend();
   report = await gradeInline(backend, rubric, { 'solution.js': 'var f = (x) => (x === 1 ? 2 : 5);\nmodule.exports = { f };\n' });
 });
 const edited = (fn: (r: Report) => void): Report => {

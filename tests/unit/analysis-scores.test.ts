@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileAnalysis, LintMessage } from '../../src/domain/analysis.js';
-import { complexityScore, styleScore } from '../../src/stages/analysis-scores.js';
-import { analysisEvidence, policyFlags } from '../../src/stages/analysis-evidence.js';
+import { analysisEvidence, complexityScore, policyFlags, styleScore } from '../../src/stages/analysis-evidence.js';
 
 const msg = (rule: string, severity: 'error' | 'warning' = 'warning'): LintMessage => ({ rule, severity, line: 1, column: 1, message: rule });
 const file = (loc: number, lint: LintMessage[], extra: Partial<FileAnalysis> = {}): FileAnalysis => ({

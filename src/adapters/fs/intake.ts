@@ -15,7 +15,8 @@ export const FORBIDDEN_EXT = new Set(['.node', '.so', '.dll', '.dylib', '.exe', 
 export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
 export const MAX_DEPTH = 8;
 
-const fail = (code: ErrorCode, id: string, message: string): never => {
+/** An intake rejection naming the submission: the batch goes on, the report says why. */
+export const fail = (code: ErrorCode, id: string, message: string): never => {
   throw new EvigradeError(code, `submission "${id}": ${message}`, { submission: id });
 };
 

@@ -1,6 +1,7 @@
 import { access, mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../../util/pid.js';
 
 /**
  * Per-job control groups: the only limits on memory (including Buffers outside
@@ -159,13 +160,4 @@ export async function sweepStaleCgroups(): Promise<number> {
     }
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

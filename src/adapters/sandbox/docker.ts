@@ -7,6 +7,7 @@ import { pack } from 'tar-stream';
 import { EvigradeError } from '../../domain/errors.js';
 import type { SubmissionFile } from '../../domain/submission.js';
 import { sha256 } from '../../util/hash.js';
+import { isAlive } from '../../util/pid.js';
 import { createFrameParser } from './frames.js';
 import { onInterrupt } from './process-runner.js';
 import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
@@ -105,18 +106,10 @@ export interface DockerRunner {
 /** Removes containers left by grader processes that no longer exist. */
 export async function sweepDocker(): Promise<number> {
   const list = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
-  const alive = (pid: number): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   let removed = 0;
   for (const c of list) {
     const owner = Number(c.Labels[OWNER]);
-    if (owner === process.pid || (owner > 0 && alive(owner))) continue;
+    if (owner === process.pid || (owner > 0 && isAlive(owner))) continue;
     await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
     removed++;
   }
