@@ -1,20 +1,29 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from './adapters/fs/atomic.js';
 import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
 import { ReportSchema, type Report } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
-import { asEvigradeError, failedReport, gradeDeterministic, judgeReport, type GradePorts } from './pipeline.js';
+import type { JudgePort } from './judges/port.js';
+import { asEvigradeError, failedReport, judgeReport } from './pipeline.js';
+import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
 import { gradesCsv, summarise } from './stages/summary.js';
 
 export interface BatchOptions {
   readonly submissionsDir: string;
   readonly outDir: string;
-  readonly concurrency: number;
   readonly force: boolean;
+}
+
+/** What the submitting side needs: the queue that grades, the judge, a clock and the tool versions. */
+export interface BatchPorts {
+  readonly queue: GradeQueue;
+  readonly judge: JudgePort | null;
+  readonly now: () => Date;
+  readonly tools: Record<string, string>;
 }
 
 export interface BatchEvents {
@@ -68,8 +77,8 @@ const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [
 type Graded = { report: Report; reused: boolean; sub: Submission | null };
 
 /** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
-async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts, opts: BatchOptions): Promise<Graded> {
-  const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.sandbox.backend.id }), reused: false, sub: null });
+async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, signal: AbortSignal): Promise<Graded> {
+  const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false, sub: null });
   if (e.invalidName) return fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`));
   let sub: Submission;
   try {
@@ -85,7 +94,8 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
     if (prior) return { report: prior, reused: true, sub };
   }
   try {
-    return { report: await gradeDeterministic(sub, rubric, expected, ports), reused: false, sub };
+    const job = { scope: resolve(opts.outDir), rubric, expected, submission: sub, interactive: false };
+    return { report: await ports.queue.grade(job, signal), reused: false, sub };
   } catch (err) {
     return fail(sub, asEvigradeError(err));
   }
@@ -96,7 +106,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
  * submission never stops the batch; each report is written atomically as soon
  * as it exists, so an interrupted batch resumes where it stopped.
  */
-export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: GradePorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
+export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: BatchPorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
   await mkdir(opts.outDir, { recursive: true });
   const entries = await listEntries(opts.submissionsDir);
   const reports: Report[] = [];
@@ -105,7 +115,7 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   events.start(entries.length, 0);
   const judging = new Set<Promise<void>>();
   // Judge calls overlap with sandbox work; this many may wait before the sandbox side pauses.
-  const maxPending = Math.max(8, opts.concurrency * 4);
+  const maxPending = Math.max(8, ports.queue.capacity * 4);
   const finish = async (e: Entry, g: Graded): Promise<void> => {
     const report = g.sub && !g.reused ? await judgeReport(g.report, g.sub, rubric, ports) : g.report;
     if (!g.reused) await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
@@ -116,16 +126,17 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   const worker = async (): Promise<void> => {
     while (!signal.aborted && next < entries.length) {
       const e = entries[next++] as Entry;
-      const g = await gradeEntry(e, rubric, expected, ports, opts);
+      const g = await gradeEntry(e, rubric, expected, ports, opts, signal);
       if (signal.aborted && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
       const p: Promise<void> = finish(e, g).finally(() => judging.delete(p));
       judging.add(p);
       while (judging.size >= maxPending) await Promise.race(judging);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, entries.length)) }, worker));
+  // As many submissions in flight as the queue takes: the sandbox concurrency in-process, many more for remote workers.
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ports.queue.capacity, entries.length)) }, worker));
   await Promise.all(judging);
-  const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.sandbox.backend.id, ports.now());
+  const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.queue.label, ports.now());
   await writeFileAtomic(join(opts.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(join(opts.outDir, 'grades.csv'), gradesCsv(reports));
   return { reports, graded: reports.length - reused, reused, interrupted: signal.aborted };

@@ -3,16 +3,21 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createAnalysisPool } from './adapters/analysis/pool.js';
 import { readSubmission } from './adapters/fs/intake.js';
 import { loadConfig } from './adapters/fs/config-loader.js';
 import { loadRubric } from './adapters/fs/rubric-loader.js';
-import { createJudgePort, type JudgePort } from './judges/port.js';
+import { createJudgePort } from './judges/port.js';
 import { killAllJobs } from './adapters/sandbox/process-runner.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from './adapters/sandbox/registry.js';
-import { gradeBatch } from './batch.js';
-import { parseCheckArgs, parseGradeArgs, parseReportArgs, parseServeArgs, parseVerifyArgs } from './cli/args.js';
+import { gradeBatch, type BatchPorts } from './batch.js';
+import type { Config } from './domain/config.js';
+import { createLocalQueue } from './queue/local.js';
+import type { GradeQueue } from './queue/port.js';
+import { openRedisQueue } from './queue/redis.js';
+import { startWorker } from './queue/worker.js';
+import { parseCheckArgs, parseGradeArgs, parseReportArgs, parseServeArgs, parseVerifyArgs, parseWorkerArgs } from './cli/args.js';
 import { readOutDir, writeExports } from './report/write.js';
 import { checkReport, compareRerun, parseReport } from './report/verify.js';
 import { readFile } from 'node:fs/promises';
@@ -44,11 +49,31 @@ function tools(): Record<string, string> {
   };
 }
 
-async function withSandbox<T>(choice: SandboxChoice, concurrency: number, judge: JudgePort | null, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
+/**
+ * Where grading happens: with a queue URL, on `evigrade worker`s (this side
+ * needs no sandbox); otherwise in this process's sandbox and lint pool.
+ */
+async function withGrading<T>(opts: { url: string | null; config: Config; choice: SandboxChoice; concurrency: number; log: Logger }, fn: (queue: GradeQueue) => Promise<T>): Promise<T> {
+  if (opts.url) {
+    const queue = await openRedisQueue({ ...opts.config.queue, url: opts.url }, opts.log);
+    try {
+      return await fn(queue);
+    } finally {
+      await queue.close();
+    }
+  }
+  return withSandbox(opts.choice, opts.concurrency, async (sandbox, ports) => {
+    opts.log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates }, 'sandbox ready');
+    if (!sandbox.backend.isolates) opts.log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
+    return fn(createLocalQueue(ports, opts.concurrency));
+  });
+}
+
+async function withSandbox<T>(choice: SandboxChoice, concurrency: number, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
   const sandbox = await openSandbox(choice, HARNESS_DIR);
   // No more lint threads than submissions in flight: each thread pays ESLint's start-up once.
   const analysis = createAnalysisPool({ threads: Math.max(1, Math.min(availableParallelism(), concurrency)) });
-  const ports: GradePorts = { sandbox, analysis, judge, now: () => new Date(), tools: tools(), maxResumes: 2 };
+  const ports: GradePorts = { sandbox, analysis, judge: null, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);
   } finally {
@@ -69,20 +94,21 @@ async function gradeCommand(argv: string[]): Promise<number> {
     config,
     env: { hfToken: process.env.HF_TOKEN || null },
   });
-  return withSandbox(args.sandbox, args.concurrency, judge, async (sandbox, ports) => {
-    log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates, rubric: rubric.spec.id }, 'sandbox ready');
-    if (!sandbox.backend.isolates) log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
-    const expected = await collectExpected(rubric, sandbox);
+  const url = args.queueUrl ?? config.queue.url;
+  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
+    log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
+    const expected = await queue.collect(rubric);
     const controller = new AbortController();
     const onSignal = (): void => {
       controller.abort();
-      killAllJobs();
+      killAllJobs(); // in-process jobs only; a queue's jobs finish on their workers and a re-run collects them
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const progress = progressReporter(log, tty);
     try {
-      const opts = { submissionsDir: args.submissions, outDir: args.out, concurrency: args.concurrency, force: args.force };
+      const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force };
+      const ports: BatchPorts = { queue, judge, now: () => new Date(), tools: tools() };
       const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
       progress.stop();
       const errored = res.reports.filter((r) => r.status === 'error').length;
@@ -101,7 +127,7 @@ async function gradeCommand(argv: string[]): Promise<number> {
 async function checkRubricCommand(argv: string[]): Promise<number> {
   const args = parseCheckArgs(argv);
   const rubric = await loadRubric(args.rubric);
-  return withSandbox(args.sandbox, 1, null, async (sandbox, ports) => {
+  return withSandbox(args.sandbox, 1, async (sandbox, ports) => {
     const expected = await collectExpected(rubric, sandbox);
     process.stdout.write(`${args.rubric}: valid; ${expected.length} hidden tests in ${rubric.tests.length} file(s); sandbox ${sandbox.backend.id}\n`);
     if (!rubric.referenceDir) {
@@ -126,9 +152,11 @@ async function serveCommand(argv: string[]): Promise<number> {
   if (config.api_keys.length === 0) throw new EvigradeError('CONFIG_INVALID', 'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file');
   const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
   const judge = createJudgePort({ disabled: args.noLlm ? 'disabled with --no-llm' : null, cliSpecs: args.judges, config, env: { hfToken: process.env.HF_TOKEN || null } });
-  return withSandbox(args.sandbox, args.concurrency, judge, async (sandbox, ports) => {
-    const rubrics = await loadRubricStore(args.rubrics, sandbox);
-    const slots = createSlots(args.concurrency, args.queue);
+  const url = args.queueUrl ?? config.queue.url;
+  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
+    const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
+    const ports: BatchPorts = { queue, judge, now: () => new Date(), tools: tools() };
+    const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
     const batches = createBatchService(args.data, rubrics, slots, ports);
     const app = await buildApp({
       rubrics, slots, batches, ports, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
@@ -136,7 +164,7 @@ async function serveCommand(argv: string[]): Promise<number> {
     });
     const resumed = await batches.resumeAll();
     await app.listen({ port: args.port, host: args.host });
-    log.info({ port: (app.server.address() as { port: number }).port, backend: sandbox.backend.id, rubrics: rubrics.list().length, resumed }, 'listening');
+    log.info({ port: (app.server.address() as { port: number }).port, grading: queue.kind, rubrics: rubrics.list().length, resumed }, 'listening');
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         log.info('draining: no new work, finishing what runs');
@@ -144,6 +172,37 @@ async function serveCommand(argv: string[]): Promise<number> {
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
+    });
+    log.info('stopped');
+    return EXIT.ok;
+  });
+}
+
+/** `evigrade worker --queue redis://…`: grades jobs from the queue in this machine's sandbox until SIGTERM. */
+async function workerCommand(argv: string[]): Promise<number> {
+  const args = parseWorkerArgs(argv, Math.max(1, availableParallelism()));
+  const config = await loadConfig(args.config);
+  const url = args.queueUrl ?? config.queue.url;
+  if (!url) throw new EvigradeError('USAGE', 'worker: --queue redis://host:port is required (or queue.url in the config, or EVIGRADE_QUEUE)');
+  const log = pino({ base: { cmd: 'worker' } }, pino.destination(2));
+  return withSandbox(args.sandbox, args.concurrency, async (sandbox, ports) => {
+    if (!sandbox.backend.isolates) throw new EvigradeError('SANDBOX_UNAVAILABLE', 'worker: refusing to take jobs without an isolating sandbox');
+    const worker = await startWorker({ ...config.queue, url }, args.concurrency, ports, log);
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const stop = (): void => {
+        if (stopping) {
+          // A second signal: stop now; running jobs return to the queue when their locks expire.
+          killAllJobs();
+          void worker.abort().then(resolve, resolve);
+          return;
+        }
+        stopping = true;
+        log.info('draining: finishing the running jobs, taking no new ones');
+        void worker.drain().then(resolve, resolve);
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
     });
     log.info('stopped');
     return EXIT.ok;
@@ -167,7 +226,7 @@ async function verifyCommand(argv: string[]): Promise<number> {
   if (report && args.rubric && args.submission) {
     const rubric = await loadRubric(args.rubric);
     const sub = await readSubmission(args.submission, report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
-    const again = await withSandbox(args.sandbox, 1, null, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
+    const again = await withSandbox(args.sandbox, 1, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
     found.push(...compareRerun(report, again));
   }
   if (found.length === 0) {
@@ -194,6 +253,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   grade: gradeCommand,
   'check-rubric': checkRubricCommand,
   serve: serveCommand,
+  worker: workerCommand,
 };
 
 const HELP = `evigrade — evidence-grounded code grading
@@ -201,11 +261,17 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir>
         [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
+        [--queue redis://host:port]
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N]
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
-  evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--queue N]
+  evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
+        [--queue redis://host:port]
+  evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
+
+  With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
+  \`evigrade worker\` processes; reports are still written here, once.
 
 Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,
 3 reference solution fails, 4 no sandbox available, 5 sandbox failure, 6 verify found differences,

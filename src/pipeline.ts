@@ -142,7 +142,8 @@ export function failedReport(sub: Submission, rubric: Rubric, expected: readonly
   const why = status === 'rejected' ? `not run: the submission was rejected at intake (${err.code})` : `not run: the grader failed (${err.code})`;
   const tests = toTestResults(rubric, expected, expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })));
   const report = assembleReport({
-    status, submission: sub, rubric, backend: ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], analyses: [], timings: {}, tools: ports.tools, now: ports.now(),
+    // A rejected submission never reached a sandbox.
+    status, submission: sub, rubric, backend: status === 'rejected' ? 'none' : ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], analyses: [], timings: {}, tools: ports.tools, now: ports.now(),
   });
   return applyJudgement(report, skippedJudgement(`the submission was not graded (${status})`), rubric);
 }

@@ -1,13 +1,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RubricSchema, type Rubric } from '../src/domain/rubric.js';
+import type { Rubric } from '../src/domain/rubric.js';
+import { buildRubric } from '../src/adapters/fs/rubric-loader.js';
 import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
 import { collectExpected, gradeSubmission } from '../src/pipeline.js';
 import { createAnalysisPool, type AnalysisPort } from '../src/adapters/analysis/pool.js';
 import { canonicalJson, sha256 } from '../src/util/hash.js';
-import { isTsFile, transpileForJob } from '../src/stages/typescript.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
@@ -31,21 +31,11 @@ export async function firstBackend(): Promise<ProcessBackendId> {
   return first.id;
 }
 
+/** A rubric from inline test sources, through the rubric loader's own validation and hash (so a worker accepts it too). */
 export function inlineRubric(tests: Record<string, string>, spec: Record<string, unknown> = {}): Rubric {
-  const parsed = RubricSchema.parse({
-    id: 'inline',
-    title: 'Inline',
-    language: 'javascript',
-    statement: 'inline test rubric',
-    entry: './solution',
-    tests: Object.keys(tests),
-    ...spec,
-  });
-  const files = Object.entries(tests).map(([name, source]) => {
-    const job = isTsFile(name) ? transpileForJob(name, source) : { path: name, code: source };
-    return { name, source, sha256: sha256(source), jobName: job.path, jobSource: job.code };
-  });
-  return { spec: parsed, path: '/inline/rubric.yaml', sha256: sha256(canonicalJson({ parsed, files })), tests: files, referenceDir: null };
+  const raw = { id: 'inline', title: 'Inline', language: 'javascript', statement: 'inline test rubric', entry: './solution', tests: Object.keys(tests), ...spec };
+  const sources = Object.entries(tests).map(([name, source]) => ({ name, source }));
+  return buildRubric(raw, 'inline rubric', sources, { path: '/inline/rubric.yaml', referenceDir: null });
 }
 
 export function inlineSubmission(files: Record<string, string>, id = 'student'): Submission {

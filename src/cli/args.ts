@@ -14,6 +14,8 @@ export interface GradeArgs {
   readonly config: string | null;
   /** From repeated --judge-endpoint URL --judge-model NAME pairs; null when none given. */
   readonly judges: JudgeSpec[] | null;
+  /** --queue redis://…: grade on `evigrade worker`s; null: the config or in-process. */
+  readonly queueUrl: string | null;
 }
 
 const usage = (msg: string): never => {
@@ -40,8 +42,9 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     config: { type: 'string' },
     'judge-endpoint': { type: 'string', multiple: true },
     'judge-model': { type: 'string', multiple: true },
+    queue: { type: 'string' },
   });
-  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|bwrap|unshare] [--force]');
+  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--queue redis://host:port]');
   const rubric = values.rubric;
   const out = values.out;
   if (typeof rubric !== 'string') usage('grade: --rubric <rubric.yaml> is required');
@@ -58,7 +61,17 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     noLlm: values['no-llm'] === true,
     config: typeof values.config === 'string' ? values.config : null,
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
+    queueUrl: queueUrl('grade', values.queue),
   };
+}
+
+/** --queue takes a redis:// URL (the wait list of `serve` is --backlog). */
+function queueUrl(cmd: string, v: unknown): string | null {
+  if (v === undefined) return null;
+  const s = String(v);
+  if (/^\d+$/.test(s)) usage(`${cmd}: --queue now takes a redis:// URL; the number of waiting places is --backlog ${s}`);
+  if (!/^rediss?:\/\//.test(s)) usage(`${cmd}: --queue must be a redis:// or rediss:// URL`);
+  return s;
 }
 
 /** --judge-endpoint URL --judge-model NAME, repeatable: the i-th model goes with the i-th endpoint. */
@@ -95,7 +108,8 @@ export interface ServeArgs {
   readonly rubrics: string;
   readonly data: string;
   readonly concurrency: number;
-  readonly queue: number;
+  readonly backlog: number;
+  readonly queueUrl: string | null;
   readonly sandbox: SandboxChoice;
   readonly noLlm: boolean;
   readonly config: string | null;
@@ -105,17 +119,17 @@ export interface ServeArgs {
 const intArg = (name: string, v: unknown, dflt: number, min: number, max: number): number => {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) usage(`serve: --${name} must be an integer from ${min} to ${max}, got "${String(v)}"`);
+  if (!Number.isInteger(n) || n < min || n > max) usage(`--${name} must be an integer from ${min} to ${max}, got "${String(v)}"`);
   return n;
 };
 
 export function parseServeArgs(argv: string[], defaultConcurrency: number): ServeArgs {
   const { values, positionals } = parse(argv, {
     port: { type: 'string' }, host: { type: 'string' }, rubrics: { type: 'string' }, data: { type: 'string' },
-    concurrency: { type: 'string' }, queue: { type: 'string' }, sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' },
+    concurrency: { type: 'string' }, backlog: { type: 'string' }, queue: { type: 'string' }, sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' },
     'no-llm': { type: 'boolean' }, config: { type: 'string' }, 'judge-endpoint': { type: 'string', multiple: true }, 'judge-model': { type: 'string', multiple: true },
   });
-  if (positionals.length || typeof values.rubrics !== 'string') usage('usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--queue N]');
+  if (positionals.length || typeof values.rubrics !== 'string') usage('usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--backlog N] [--queue redis://host:port]');
   const concurrency = intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256);
   return {
     port: intArg('port', values.port, 8080, 0, 65535),
@@ -123,11 +137,31 @@ export function parseServeArgs(argv: string[], defaultConcurrency: number): Serv
     rubrics: values.rubrics as string,
     data: typeof values.data === 'string' ? values.data : '.evigrade-data',
     concurrency,
-    queue: intArg('queue', values.queue, concurrency * 4, 0, 100_000),
+    backlog: intArg('backlog', values.backlog, concurrency * 4, 0, 100_000),
+    queueUrl: queueUrl('serve', values.queue),
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
     noLlm: values['no-llm'] === true,
     config: typeof values.config === 'string' ? values.config : null,
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
+  };
+}
+
+export interface WorkerArgs {
+  readonly queueUrl: string | null;
+  readonly concurrency: number;
+  readonly sandbox: SandboxChoice;
+  readonly config: string | null;
+}
+
+export function parseWorkerArgs(argv: string[], defaultConcurrency: number): WorkerArgs {
+  const { values, positionals } = parse(argv, { queue: { type: 'string' }, concurrency: { type: 'string' }, sandbox: { type: 'string' }, config: { type: 'string' } });
+  if (positionals.length) usage('usage: evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--config file]');
+  return {
+    queueUrl: queueUrl('worker', values.queue),
+    concurrency: intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256),
+    // A worker never runs jobs unsandboxed: --unsafe-no-sandbox is not offered here.
+    sandbox: sandboxChoice(values.sandbox, false),
+    config: typeof values.config === 'string' ? values.config : null,
   };
 }
 

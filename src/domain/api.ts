@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Bodies of the HTTP API, validated once at the edge; /openapi.json is generated from these. */
-const fileMap = z
+export const fileMap = z
   .record(z.string().min(1).max(512), z.string())
   .refine((m) => Object.keys(m).length > 0, { message: 'at least one file is required' })
   .describe('file path (relative, "/" separators) → UTF-8 text');

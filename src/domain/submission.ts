@@ -1,3 +1,7 @@
+// Letters, digits, marks and a few punctuation characters; no controls, bidi
+// overrides, zero-width characters, separators or leading dashes.
+export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
+
 /** A submission after intake: every file is checked UTF-8 text with a safe relative path. */
 export interface SubmissionFile {
   readonly path: string;

@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import sjson from 'secure-json-parse';
 import type { Logger } from 'pino';
 import { EvigradeError } from '../domain/errors.js';
-import type { GradePorts } from '../pipeline.js';
+import type { BatchPorts } from '../batch.js';
 import type { BatchService } from '../server/batches.js';
 import type { RubricStore } from '../server/rubric-store.js';
 import type { Slots } from '../server/slots.js';
@@ -20,7 +20,7 @@ export interface AppDeps {
   readonly rubrics: RubricStore;
   readonly slots: Slots;
   readonly batches: BatchService;
-  readonly ports: GradePorts;
+  readonly ports: BatchPorts;
   readonly apiKeys: readonly string[];
   readonly ratePerMinute: number;
   readonly judgeInfo: () => Record<string, unknown>;

@@ -7,7 +7,8 @@ import type { BatchRequest, BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import { ReportSchema, type Report, type Summary } from '../domain/report.js';
 import type { Submission } from '../domain/submission.js';
-import { asEvigradeError, failedReport, gradeDeterministic, judgeReport, type GradePorts } from '../pipeline.js';
+import type { BatchPorts } from '../batch.js';
+import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
 import { submissionFromMap } from '../stages/intake-map.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
@@ -52,7 +53,7 @@ const ID = /^[0-9a-f]{16}$/;
  * report as soon as it exists (write-then-rename). A submission is done when
  * its report file exists, so after a restart exactly the missing ones run.
  */
-export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: GradePorts): BatchService {
+export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: BatchPorts): BatchService {
   const root = join(dataDir, 'batches');
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -86,9 +87,17 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       submission = submissionFromMap(input.files, sub, rubric.spec.limits);
     } catch (e) {
       const empty: Submission = { id: sub, files: [], ignored: [], sha256: '' };
-      return failedReport(empty, rubric, expected, asEvigradeError(e), { ...ports, backend: ports.sandbox.backend.id });
+      return failedReport(empty, rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
     }
-    const det = await slots.runLater(() => gradeDeterministic(submission, rubric, expected, ports));
+    let det: Report;
+    try {
+      det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false }));
+    } catch (e) {
+      const err = asEvigradeError(e);
+      // Draining: the submission stays unfinished on disk and resumes after the restart.
+      if (err.code === 'SHUTTING_DOWN') throw err;
+      return failedReport(submission, rubric, expected, err, { ...ports, backend: ports.queue.label });
+    }
     return judgeReport(det, submission, rubric, ports);
   }
 
@@ -152,7 +161,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       const m = await manifest(id);
       const reports = (await Promise.all(m.submissions.map((s) => readReport(id, s)))).filter((r): r is Report => r !== null);
       const { rubric } = rubrics.get(m.rubric);
-      return summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.sandbox.backend.id, new Date());
+      return summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.queue.label, ports.now());
     },
     subscribe(id, listener) {
       dir(id);

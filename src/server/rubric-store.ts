@@ -1,10 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import type { Sandbox } from '../adapters/sandbox/registry.js';
 import { EvigradeError } from '../domain/errors.js';
 import type { Rubric } from '../domain/rubric.js';
-import { collectExpected } from '../pipeline.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 
 export interface LoadedRubric {
@@ -28,8 +26,8 @@ export function publicRubric(r: Rubric, expected: readonly ExpectedTest[]): Reco
   };
 }
 
-/** Every `<dir>/<name>/rubric.yaml` and `<dir>/*.yaml`, validated and collected once at start. */
-export async function loadRubricStore(dir: string, sandbox: Sandbox): Promise<RubricStore> {
+/** Every `<dir>/<name>/rubric.yaml` and `<dir>/*.yaml`, validated and collected once at start (by the grading queue). */
+export async function loadRubricStore(dir: string, collect: (r: Rubric) => Promise<ExpectedTest[]>): Promise<RubricStore> {
   const files: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true }).catch(() => { throw new EvigradeError('USAGE', `--rubrics ${dir}: cannot read the folder`); })) {
     if (e.isDirectory()) {
@@ -41,7 +39,7 @@ export async function loadRubricStore(dir: string, sandbox: Sandbox): Promise<Ru
   for (const f of files.sort()) {
     const rubric = await loadRubric(f);
     if (byId.has(rubric.spec.id)) throw new EvigradeError('RUBRIC_INVALID', `${f}: id "${rubric.spec.id}" is used by another rubric`);
-    byId.set(rubric.spec.id, { rubric, expected: await collectExpected(rubric, sandbox) });
+    byId.set(rubric.spec.id, { rubric, expected: await collect(rubric) });
   }
   if (byId.size === 0) throw new EvigradeError('USAGE', `--rubrics ${dir}: no rubric found (expected <dir>/<name>/rubric.yaml or <dir>/*.yaml)`);
   return {

@@ -2,7 +2,14 @@ import type { Report, Summary } from '../domain/report.js';
 import { round2 } from '../util/round.js';
 
 
-export function summarise(reports: readonly Report[], rubric: { id: string; sha256: string }, sandbox: string, now: Date): Summary {
+/** The sandbox(es) the reports ran in (workers of one queue may differ), else the queue's own label. */
+function sandboxesOf(reports: readonly Report[], fallback: string): string {
+  const ran = [...new Set(reports.filter((r) => r.status === 'graded').map((r) => r.sandbox.backend))].sort();
+  return ran.length ? ran.join('+') : fallback;
+}
+
+export function summarise(reports: readonly Report[], rubric: { id: string; sha256: string }, fallbackSandbox: string, now: Date): Summary {
+  const sandbox = sandboxesOf(reports, fallbackSandbox);
   const sorted = [...reports].sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1));
   const graded = sorted.filter((r) => r.status === 'graded');
   return {

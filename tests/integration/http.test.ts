@@ -15,7 +15,9 @@ import { buildApp, type AppDeps } from '../../src/http/app.js';
 import { createBatchService } from '../../src/server/batches.js';
 import type { RubricStore } from '../../src/server/rubric-store.js';
 import { createSlots } from '../../src/server/slots.js';
-import { collectExpected, type GradePorts } from '../../src/pipeline.js';
+import { collectExpected } from '../../src/pipeline.js';
+import type { BatchPorts } from '../../src/batch.js';
+import { createLocalQueue } from '../../src/queue/local.js';
 import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
 
 const KEY = 'test-key-0123456789abcdef';
@@ -23,7 +25,7 @@ const auth = { authorization: `Bearer ${KEY}` };
 const GOOD = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
 const SLOW = 'const t = Date.now(); while (Date.now() - t < 700); export const isLeap = (y) => y % 4 === 0;\n';
 
-let ports: GradePorts;
+let ports: BatchPorts;
 let rubrics: RubricStore;
 beforeAll(async () => {
   const sandbox = await sandboxFor(await firstBackend());
@@ -36,7 +38,8 @@ beforeAll(async () => {
     },
     list: () => [loaded],
   };
-  ports = { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 1 };
+  const queue = createLocalQueue({ sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
+  ports = { queue, judge: null, now: () => new Date(), tools: {} };
 });
 
 

@@ -11,7 +11,7 @@ const DEFAULT_FILE = 'evigrade.config.yaml';
 /**
  * Loads the configuration once: an explicit path, else EVIGRADE_CONFIG, else
  * ./evigrade.config.yaml if present, else defaults. Environment variables then
- * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS).
+ * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS, EVIGRADE_QUEUE).
  * Invalid input is an error naming the file and field — never a warning.
  */
 export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = process.env): Promise<Readonly<Config>> {
@@ -35,6 +35,11 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     const spec = ConfigSchema.shape.judges.unwrap().element.safeParse({ model: env.EVIGRADE_JUDGE_MODEL, endpointUrl: env.EVIGRADE_JUDGE_ENDPOINT });
     if (!spec.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_JUDGE_ENDPOINT', spec.error.issues));
     config.judges = [spec.data];
+  }
+  if (env.EVIGRADE_QUEUE) {
+    const url = ConfigSchema.shape.queue.unwrap().shape.url.safeParse(env.EVIGRADE_QUEUE);
+    if (!url.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_QUEUE', url.error.issues));
+    config.queue = { ...config.queue, url: url.data };
   }
   const envKeys = (env.EVIGRADE_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   config.api_keys = [...config.api_keys, ...envKeys];

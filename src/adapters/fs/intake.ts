@@ -1,3 +1,4 @@
+import { SAFE_SEGMENT } from '../../domain/submission.js';
 import { constants } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
@@ -10,9 +11,7 @@ import { canonicalJson, sha256 } from '../../util/hash.js';
 export const IGNORED_NAMES = new Set(['.git', '.DS_Store', '__MACOSX', 'Thumbs.db', 'node_modules', 'package.json', 'package-lock.json',
   'yarn.lock', 'pnpm-lock.yaml', '.npmrc', '.yarnrc', '.yarnrc.yml', '.env', '.exercism', '.vscode', '.idea']);
 export const FORBIDDEN_EXT = new Set(['.node', '.so', '.dll', '.dylib', '.exe', '.wasm']);
-// Letters, digits, marks and a few punctuation characters; no controls, bidi
-// overrides, zero-width characters, separators or leading dashes.
-export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
+export { SAFE_SEGMENT };
 export const MAX_DEPTH = 8;
 
 /** An intake rejection naming the submission: the batch goes on, the report says why. */

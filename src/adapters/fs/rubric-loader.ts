@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
-import { RubricSchema, type Rubric, type TestFile } from '../../domain/rubric.js';
+import { RubricSchema, type Rubric, type RubricSpec, type TestFile } from '../../domain/rubric.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { isTsFile, transpileForJob } from '../../stages/typescript.js';
 import { entryFileName } from './intake.js';
@@ -36,6 +36,37 @@ async function readText(path: string, what: string, rubricPath: string): Promise
   }
 }
 
+/** The rubric hash: the validated spec and each hidden test's name and content hash. */
+export const rubricHash = (spec: RubricSpec, tests: readonly Pick<TestFile, 'name' | 'sha256'>[]): string =>
+  sha256(canonicalJson({ spec, tests: tests.map((t) => [t.name, t.sha256]) }));
+
+/**
+ * Validates a rubric's spec and hidden tests (no I/O), the one place both a
+ * rubric file and a rubric received from the job queue go through. `label`
+ * names the source in every message.
+ */
+export function buildRubric(raw: unknown, label: string, sources: readonly { name: string; source: string }[], origin: { path: string; referenceDir: string | null }): Rubric {
+  const parsed = RubricSchema.safeParse(raw);
+  if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(label, parsed.error.issues));
+  const spec = parsed.data;
+  if (!SUPPORTED_LANGUAGES.has(spec.language)) {
+    throw new EvigradeError('RUBRIC_INVALID', `${label}: language: "${spec.language}" is not supported yet (supported: javascript, typescript)`);
+  }
+  const unknownRules = Object.keys(spec.lint.rules).filter((r) => !KNOWN_RULES.has(r));
+  if (unknownRules.length > 0) {
+    throw new EvigradeError('RUBRIC_INVALID', unknownRules.map((r) => `${label}: lint.rules.${r}: not an ESLint core rule`).join('\n'));
+  }
+  const tests: TestFile[] = [];
+  const seen = new Set<string>([entryFileName(spec.entry, spec.language)]);
+  for (const [i, { name, source }] of sources.entries()) {
+    if (seen.has(name)) throw new EvigradeError('RUBRIC_INVALID', `${label}: tests.${i}: "${name}" collides with another test file or the entry`);
+    seen.add(name);
+    const job = isTsFile(name) ? transpileForJob(name, source) : { path: name, code: source };
+    tests.push({ name, source, sha256: sha256(source), jobName: job.path, jobSource: job.code });
+  }
+  return deepFreeze({ spec, path: origin.path, sha256: rubricHash(spec, tests), tests, referenceDir: origin.referenceDir });
+}
+
 /** Loads, validates (once, strictly) and freezes a rubric with its hidden tests. */
 export async function loadRubric(path: string): Promise<Rubric> {
   const abs = resolve(path);
@@ -44,27 +75,12 @@ export async function loadRubric(path: string): Promise<Rubric> {
   if (doc.errors.length > 0) {
     throw new EvigradeError('RUBRIC_INVALID', doc.errors.map((e) => `${path}: YAML: ${e.message.split('\n')[0]}`).join('\n'));
   }
-  const parsed = RubricSchema.safeParse(doc.toJS());
-  if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(path, parsed.error.issues));
-  const spec = parsed.data;
-  if (!SUPPORTED_LANGUAGES.has(spec.language)) {
-    throw new EvigradeError('RUBRIC_INVALID', `${path}: language: "${spec.language}" is not supported yet (supported: javascript, typescript)`);
-  }
-  const unknownRules = Object.keys(spec.lint.rules).filter((r) => !KNOWN_RULES.has(r));
-  if (unknownRules.length > 0) {
-    throw new EvigradeError('RUBRIC_INVALID', unknownRules.map((r) => `${path}: lint.rules.${r}: not an ESLint core rule`).join('\n'));
-  }
+  const raw = doc.toJS() as unknown;
+  // The spec is validated before any test file is read, so its errors come first.
+  const spec = buildRubric(raw, path, [], { path: abs, referenceDir: null }).spec;
   const dir = dirname(abs);
-  const tests: TestFile[] = [];
-  const seen = new Set<string>([entryFileName(spec.entry, spec.language)]);
-  for (const [i, rel] of spec.tests.entries()) {
-    const source = await readText(resolve(dir, rel), `tests.${i}`, path);
-    const name = basename(rel);
-    if (seen.has(name)) throw new EvigradeError('RUBRIC_INVALID', `${path}: tests.${i}: "${name}" collides with another test file or the entry`);
-    seen.add(name);
-    const job = isTsFile(name) ? transpileForJob(name, source) : { path: name, code: source };
-    tests.push({ name, source, sha256: sha256(source), jobName: job.path, jobSource: job.code });
-  }
+  const sources: { name: string; source: string }[] = [];
+  for (const [i, rel] of spec.tests.entries()) sources.push({ name: basename(rel), source: await readText(resolve(dir, rel), `tests.${i}`, path) });
   let referenceDir: string | null = null;
   if (spec.reference) {
     referenceDir = resolve(dir, spec.reference);
@@ -72,6 +88,5 @@ export async function loadRubric(path: string): Promise<Rubric> {
       throw new EvigradeError('RUBRIC_NOT_FOUND', `${path}: reference: "${spec.reference}" does not exist`);
     });
   }
-  const hash = sha256(canonicalJson({ spec, tests: tests.map((t) => [t.name, t.sha256]) }));
-  return deepFreeze({ spec, path: abs, sha256: hash, tests, referenceDir });
+  return buildRubric(raw, path, sources, { path: abs, referenceDir });
 }

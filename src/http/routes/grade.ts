@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { GradeRequestSchema } from '../../domain/api.js';
 import type { Submission } from '../../domain/submission.js';
-import { gradeDeterministic, judgeReport } from '../../pipeline.js';
+import { judgeReport } from '../../pipeline.js';
 import { submissionFromMap } from '../../stages/intake-map.js';
 import type { AppDeps } from '../app.js';
 import { bodyError } from '../errors.js';
@@ -15,7 +16,9 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     const id = parsed.data.id ?? 'submission';
     // Over HTTP a bad file map is a bad request (400/413 with the INTAKE_* code); in a batch it is a rejected report.
     const sub: Submission = submissionFromMap(parsed.data.files, id, rubric.spec.limits);
-    const det = await deps.slots.runNow(() => gradeDeterministic(sub, rubric, expected, deps.ports));
+    // Each request is its own scope: two identical requests are two jobs.
+    const job = { scope: randomUUID(), rubric, expected, submission: sub, interactive: true };
+    const det = await deps.slots.runNow(() => deps.ports.queue.grade(job));
     return judgeReport(det, sub, rubric, deps.ports);
   });
 }

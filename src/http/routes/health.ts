@@ -3,11 +3,11 @@ import type { AppDeps } from '../app.js';
 
 export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get('/healthz', async () => ({ ok: true }));
-  /** Ready when a sandbox that isolates is open and the server is not draining; says what the judge is. */
+  /** Ready when jobs can be graded (an isolating sandbox here, or a reachable queue) and the server is not draining. */
   app.get('/readyz', async (_req, reply) => {
     const slots = deps.slots.stats();
-    const sandbox = { backend: deps.ports.sandbox.backend.id, isolates: deps.ports.sandbox.backend.isolates };
-    const ready = !slots.draining && sandbox.isolates;
-    return reply.code(ready ? 200 : 503).send({ ready, sandbox, queue: slots, judge: deps.judgeInfo(), rubrics: deps.rubrics.list().length });
+    const grading = await deps.ports.queue.health();
+    const ready = !slots.draining && grading.ready;
+    return reply.code(ready ? 200 : 503).send({ ready, grading, slots, judge: deps.judgeInfo(), rubrics: deps.rubrics.list().length });
   });
 }

@@ -1,0 +1,114 @@
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { EvigradeError } from '../domain/errors.js';
+import { GradeJobSchema, type GradeJobData, type RubricWire } from '../domain/queue.js';
+import { ReportSchema, type Report } from '../domain/report.js';
+import type { Rubric } from '../domain/rubric.js';
+import type { ExpectedTest } from '../stages/test-run.js';
+import { ExpectedTestSchema } from '../domain/queue.js';
+import { canonicalJson, sha256 } from '../util/hash.js';
+import { connect, JOB, rubricKey, type QueueSettings } from './bull.js';
+import type { GradeJob, GradeQueue } from './port.js';
+import { redisTarget, type RedisTarget } from './redis-url.js';
+import { createTracker } from './tracker.js';
+
+/** Batch work is prioritised below interactive requests and rubric collection (BullMQ serves un-prioritised jobs first). */
+const BATCH_PRIORITY = 10;
+
+async function reachable(conn: Redis, target: RedisTarget, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([conn.ping(), timeout]);
+  } catch (e) {
+    conn.disconnect();
+    throw new EvigradeError('QUEUE_UNAVAILABLE', `cannot reach the job queue at ${target.redacted}: ${(e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const rubricWire = (r: Rubric): RubricWire => ({ v: 1, sha256: r.sha256, spec: r.spec, tests: r.tests.map((t) => ({ name: t.name, source: t.source })) });
+
+/** The job for one submission, checked against the schema workers use, and its size against the limit. */
+export function gradeJobData(job: GradeJob, maxBytes: number): GradeJobData {
+  const sub = job.submission;
+  const data = GradeJobSchema.parse({
+    v: 1, rubric: job.rubric.sha256, expected: job.expected,
+    submission: { id: sub.id, sha256: sub.sha256, files: Object.fromEntries(sub.files.map((f) => [f.path, f.content])), ignored: [...sub.ignored] },
+  });
+  const bytes = Buffer.byteLength(JSON.stringify(data));
+  if (bytes > maxBytes) throw new EvigradeError('JOB_INVALID', `submission "${sub.id}": the job is ${Math.ceil(bytes / 1024)} KB, over queue.max_job_kb (${maxBytes / 1024})`);
+  return data;
+}
+
+/** Stable within a scope: the same submission asked again is the same job. */
+const jobIdOf = (kind: string, parts: unknown[]): string => `${kind}-${sha256(canonicalJson(parts)).slice(0, 40)}`;
+
+/**
+ * The submitting side of the BullMQ adapter: rubrics are stored once by
+ * content hash, each submission becomes one job, and results come back
+ * through the queue to be judged and persisted here, once.
+ */
+export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<GradeQueue> {
+  const target = redisTarget(s.url, 'queue');
+  const conn = connect(target, 'submit', log);
+  await reachable(conn, target, Math.min(s.unavailable_ms, 10_000));
+  const queue = new Queue(s.name, { connection: conn, prefix: s.prefix });
+  const events = new QueueEvents(s.name, { connection: conn, prefix: s.prefix });
+  queue.on('error', () => undefined); // logged once per outage by connect()
+  events.on('error', () => undefined);
+  await events.waitUntilReady();
+  const tracker = createTracker(queue, events, conn, s, target, log);
+  const stored = new Set<string>();
+
+  async function storeRubric(r: Rubric): Promise<void> {
+    if (stored.has(r.sha256)) return;
+    await conn.set(rubricKey(s, r.sha256), JSON.stringify(rubricWire(r)), 'EX', s.keep_s + 86_400);
+    stored.add(r.sha256);
+  }
+
+  async function submit(name: string, jobId: string, data: unknown, opts: JobsOptions, signal?: AbortSignal): Promise<unknown> {
+    const prior = await queue.getJob(jobId);
+    // A failed job asked for again is a retry; a finished or running one is collected, not graded twice.
+    if (prior && (await prior.getState()) === 'failed') await prior.remove().catch(() => undefined);
+    const add = () => queue.add(name, data, { ...opts, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: s.keep_s }, removeOnFail: { age: s.keep_s } });
+    return tracker.wait(jobId, add, signal);
+  }
+
+  return {
+    kind: 'redis',
+    capacity: s.in_flight,
+    label: 'redis',
+    async collect(rubric) {
+      await storeRubric(rubric);
+      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, {});
+      const parsed = ExpectedTestSchema.array().safeParse(value);
+      if (!parsed.success) throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
+      return parsed.data as ExpectedTest[];
+    },
+    async grade(job, signal): Promise<Report> {
+      await storeRubric(job.rubric);
+      const data = gradeJobData(job, s.max_job_kb * 1024);
+      const id = jobIdOf('g', [job.scope, job.rubric.sha256, job.submission.id, job.submission.sha256]);
+      const value = await submit(JOB.grade, id, data, job.interactive ? {} : { priority: BATCH_PRIORITY }, signal);
+      const parsed = ReportSchema.safeParse(value);
+      if (!parsed.success) throw new EvigradeError('JOB_INVALID', `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`);
+      return parsed.data;
+    },
+    async health() {
+      const workers = await queue.getWorkersCount().catch(() => null);
+      const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed').catch(() => null);
+      return { ready: conn.status === 'ready', kind: 'redis', url: target.redacted, queue: s.name, workers, jobs: counts };
+    },
+    async close() {
+      tracker.close();
+      await events.close();
+      await queue.close();
+      conn.disconnect();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// Distributed grading on BullMQ: a real redis-server on loopback, real `evigrade worker`
+// processes in real sandboxes, killed and drained for real.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
+import { gradeBatch } from '../../src/batch.js';
+import { ConfigSchema } from '../../src/domain/config.js';
+import { ReportSchema, type Report } from '../../src/domain/report.js';
+import type { Rubric } from '../../src/domain/rubric.js';
+import type { QueueSettings } from '../../src/queue/bull.js';
+import { openRedisQueue } from '../../src/queue/redis.js';
+import { startRedis, type RedisServer } from '../fakes/redis.js';
+import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type Proc } from '../fakes/worker-proc.js';
+import { firstBackend, ROOT } from '../helpers.js';
+
+const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
+const CORRECT = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
+/** Correct, after `ms` of busy work at load: long enough to be caught mid-job. */
+const slow = (ms: number): string => `const t = Date.now(); while (Date.now() - t < ${ms}); ${CORRECT}`;
+const silent = pino({ level: 'silent' });
+
+let redis: RedisServer;
+let backend: string;
+let rubric: Rubric;
+let queueNo = 0;
+beforeAll(async () => {
+  [redis, backend, rubric] = await Promise.all([startRedis(), firstBackend(), loadRubric(LEAP)]);
+});
+afterAll(async () => redis?.stop());
+
+/** Fast failure detection for tests: a 2 s lock, checked every second. Each test has its own queue name. */
+function settings(over: Partial<QueueSettings> = {}): QueueSettings {
+  return { ...ConfigSchema.parse({}).queue, url: redis.url, name: `t${++queueNo}`, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000, ...over };
+}
+/** The settings as a config file (the URL goes on the command line, as an operator would pass it). */
+const configFile = ({ url: _u, ...queue }: QueueSettings): string => queueConfig(queue);
+function worker(s: QueueSettings, concurrency = 1, url = s.url): Proc {
+  return spawnEvigrade(['worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', backend, '--config', configFile(s)]);
+}
+const ready = (p: Proc): Promise<unknown> => p.until((l) => l.msg === 'worker ready');
+
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'evigrade-q-'));
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+  return dir;
+}
+
+/** Grades a folder through the Redis queue in this process, counting every report the batch hands out. */
+async function gradeViaRedis(s: QueueSettings, subs: string): Promise<{ reports: Map<string, Report>; doneCalls: string[]; out: string }> {
+  const queue = await openRedisQueue(s, silent);
+  const out = mkdtempSync(join(tmpdir(), 'evigrade-q-out-'));
+  const doneCalls: string[] = [];
+  try {
+    const expected = await queue.collect(rubric);
+    const res = await gradeBatch(rubric, expected, { submissionsDir: subs, outDir: out, force: false },
+      { queue, judge: null, now: () => new Date(), tools: {} }, { start: () => undefined, done: (id) => doneCalls.push(id) }, new AbortController().signal);
+    return { reports: new Map(res.reports.map((r) => [r.submission.id, r])), doneCalls, out };
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Each report's status and passed/total tests, by submission. */
+const summaryOf = (reports: Map<string, Report>): Record<string, [string, string]> =>
+  Object.fromEntries([...reports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, r]) => [id, [r.status, `${r.tests.filter((t) => t.status === 'passed').length}/${r.tests.length}`]]));
+
+describe('BullMQ workers on Redis', () => {
+  it('the in-process and Redis paths write identical reports for the same inputs (apart from timings)', async () => {
+    const subs = folder({
+      'correct/leap.js': CORRECT,
+      'partial.js': 'module.exports = { isLeap: (y) => y % 4 === 0 };\n',
+      'broken/leap.js': 'export const isLeap = (y) => {{ ;\n',
+      'exiter.js': 'process.exit(0);\nmodule.exports = { isLeap: () => false };\n',
+      'ignored/leap.js': CORRECT, 'ignored/package.json': '{}',
+    });
+    symlinkSync('/etc/passwd', join(subs, 'sneaky.js'));
+    const s = settings();
+    const w = worker(s, 2);
+    await ready(w);
+    const local = mkdtempSync(join(tmpdir(), 'evigrade-q-local-'));
+    const remote = mkdtempSync(join(tmpdir(), 'evigrade-q-remote-'));
+    const cfg = configFile(s);
+    const [a, b] = [
+      await spawnEvigrade(['grade', subs, '--rubric', LEAP, '--out', local, '--sandbox', backend, '--concurrency', '2', '--no-llm']).exited,
+      await spawnEvigrade(['grade', subs, '--rubric', LEAP, '--out', remote, '--queue', s.url, '--config', cfg, '--no-llm']).exited,
+    ];
+    await kill(w, 'SIGTERM');
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const files = readdirSync(local).sort();
+    expect(readdirSync(remote).sort()).toEqual(files);
+    // Timings are measurements of this run; everything else is the same bytes.
+    const norm = (file: string, dir: string): unknown => {
+      const r = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown> & { tests?: { durationMs?: number }[] };
+      delete r.timings;
+      delete r.generatedAt;
+      for (const t of r.tests ?? []) delete t.durationMs;
+      return r;
+    };
+    for (const f of files.filter((x) => x.endsWith('.json'))) expect([f, norm(f, remote)]).toEqual([f, norm(f, local)]);
+    expect(readFileSync(join(remote, 'grades.csv'), 'utf8')).toBe(readFileSync(join(local, 'grades.csv'), 'utf8'));
+    const reports = new Map(files.filter((f) => f.endsWith('.json') && f !== 'summary.json').map((f) => [f.slice(0, -5), ReportSchema.parse(JSON.parse(readFileSync(join(remote, f), 'utf8')))]));
+    expect(summaryOf(reports)).toEqual({ broken: ['graded', '0/8'], correct: ['graded', '8/8'], exiter: ['graded', '0/8'], ignored: ['graded', '8/8'], partial: ['graded', '6/8'], sneaky: ['rejected', '0/8'] });
+    expect([reports.get('ignored')?.submission.ignored, reports.get('correct')?.sandbox.backend]).toEqual([['package.json'], backend]);
+  });
+
+  it('two workers share one batch; each job is graded by exactly one of them', async () => {
+    const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}.js`, slow(400)])));
+    const s = settings();
+    const [w1, w2] = [worker(s), worker(s)];
+    await Promise.all([ready(w1), ready(w2)]);
+    const { reports, doneCalls } = await gradeViaRedis(s, subs);
+    await Promise.all([kill(w1, 'SIGTERM'), kill(w2, 'SIGTERM')]);
+    const graded = [...doneJobs(w1), ...doneJobs(w2)].map((l) => l.job);
+    expect([doneJobs(w1).length > 0, doneJobs(w2).length > 0, graded.length, new Set(graded).size]).toEqual([true, true, 6, 6]);
+    expect([doneCalls.sort(), Object.values(summaryOf(reports))]).toEqual([['s0', 's1', 's2', 's3', 's4', 's5'], Array(6).fill(['graded', '8/8'])]);
+  });
+
+  it('a worker SIGKILLed mid-job loses nothing: the job is recovered by the other worker and every report is written exactly once', async () => {
+    const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}.js`, slow(1500)])));
+    const s = settings();
+    const [victim, survivor] = [worker(s), worker(s)];
+    await Promise.all([ready(victim), ready(survivor)]);
+    const grading = gradeViaRedis(s, subs);
+    const caught = await victim.until((l) => l.msg === 'job started' && l.kind === 'grade');
+    await kill(victim);
+    const { reports, doneCalls, out } = await grading;
+    await kill(survivor, 'SIGTERM');
+    expect([doneJobs(victim).length, doneJobs(survivor).map((l) => l.job).includes(caught.job)]).toEqual([0, true]);
+    expect(doneCalls.sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
+    expect(readdirSync(out).sort()).toEqual(['grades.csv', 'k0.json', 'k1.json', 'k2.json', 'k3.json', 'k4.json', 'k5.json', 'summary.json']);
+    expect(Object.values(summaryOf(reports))).toEqual(Array(6).fill(['graded', '8/8']));
+  });
+
+  it('a submission that takes its workers down every time ends as a WORKER_LOST error report, not a retry loop', async () => {
+    const subs = folder({ 'crasher.js': slow(3000) });
+    const s = settings({ max_stalled: 1 });
+    const grading = gradeViaRedis(s, subs);
+    // Two workers in turn die while running it; the third only sees it fail.
+    for (let i = 0; i < 2; i++) {
+      const w = worker(s);
+      await w.until((l) => l.msg === 'job started' && l.kind === 'grade', 30_000);
+      await kill(w);
+    }
+    const third = worker(s);
+    const { reports } = await grading;
+    await kill(third, 'SIGTERM');
+    const r = reports.get('crasher') as Report;
+    expect([r.status, r.errors.map((e) => e.code), startedJobs(third).length]).toEqual(['error', ['WORKER_LOST'], 0]);
+    expect(r.errors[0]?.message).toBe('the job took its worker down 2 time(s) (killed, crashed or stalled past its lock); it is not retried again');
+  });
+
+  it('SIGTERM drains: the running job finishes and is delivered, then the worker exits 0', async () => {
+    const subs = folder({ 'drained.js': slow(1500) });
+    const s = settings();
+    const w = worker(s);
+    await ready(w);
+    const grading = gradeViaRedis(s, subs);
+    await w.until((l) => l.msg === 'job started' && l.kind === 'grade');
+    w.child.kill('SIGTERM');
+    const [{ reports }, exit] = await Promise.all([grading, w.exited]);
+    expect([exit.code, summaryOf(reports), w.lines.map((l) => l.msg).filter((m) => m === 'job done' || m === 'stopped')]).toEqual([0, { drained: ['graded', '8/8'] }, ['job done', 'job done', 'stopped']]);
+  });
+});
