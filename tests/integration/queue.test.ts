@@ -105,7 +105,7 @@ describe('BullMQ workers on Redis', () => {
     for (const f of files.filter((x) => x.endsWith('.json'))) expect([f, norm(f, remote)]).toEqual([f, norm(f, local)]);
     expect(readFileSync(join(remote, 'grades.csv'), 'utf8')).toBe(readFileSync(join(local, 'grades.csv'), 'utf8'));
     const reports = new Map(files.filter((f) => f.endsWith('.json') && f !== 'summary.json').map((f) => [f.slice(0, -5), ReportSchema.parse(JSON.parse(readFileSync(join(remote, f), 'utf8')))]));
-    expect(summaryOf(reports)).toEqual({ broken: ['graded', '0/8'], correct: ['graded', '8/8'], exiter: ['graded', '0/8'], ignored: ['graded', '8/8'], partial: ['graded', '6/8'], sneaky: ['rejected', '0/8'] });
+    expect(summaryOf(reports)).toEqual({ broken: ['graded', '0/11'], correct: ['graded', '11/11'], exiter: ['graded', '0/11'], ignored: ['graded', '11/11'], partial: ['graded', '8/11'], sneaky: ['rejected', '0/11'] });
     expect([reports.get('ignored')?.submission.ignored, reports.get('correct')?.sandbox.backend]).toEqual([['package.json'], backend]);
   });
 
@@ -118,7 +118,7 @@ describe('BullMQ workers on Redis', () => {
     await Promise.all([kill(w1, 'SIGTERM'), kill(w2, 'SIGTERM')]);
     const graded = [...doneJobs(w1), ...doneJobs(w2)].map((l) => l.job);
     expect([doneJobs(w1).length > 0, doneJobs(w2).length > 0, graded.length, new Set(graded).size]).toEqual([true, true, 6, 6]);
-    expect([doneCalls.sort(), Object.values(summaryOf(reports))]).toEqual([['s0', 's1', 's2', 's3', 's4', 's5'], Array(6).fill(['graded', '8/8'])]);
+    expect([doneCalls.sort(), Object.values(summaryOf(reports))]).toEqual([['s0', 's1', 's2', 's3', 's4', 's5'], Array(6).fill(['graded', '11/11'])]);
   });
 
   it('a worker SIGKILLed mid-job loses nothing: the job is recovered by the other worker and every report is written exactly once', async () => {
@@ -134,7 +134,7 @@ describe('BullMQ workers on Redis', () => {
     expect([doneJobs(victim).length, doneJobs(survivor).map((l) => l.job).includes(caught.job)]).toEqual([0, true]);
     expect(doneCalls.sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
     expect(readdirSync(out).sort()).toEqual(['grades.csv', 'k0.json', 'k1.json', 'k2.json', 'k3.json', 'k4.json', 'k5.json', 'summary.json']);
-    expect(Object.values(summaryOf(reports))).toEqual(Array(6).fill(['graded', '8/8']));
+    expect(Object.values(summaryOf(reports))).toEqual(Array(6).fill(['graded', '11/11']));
   });
 
   it('a submission that takes its workers down every time ends as a WORKER_LOST error report, not a retry loop', async () => {
@@ -164,6 +164,6 @@ describe('BullMQ workers on Redis', () => {
     await w.until((l) => l.msg === 'job started' && l.kind === 'grade');
     w.child.kill('SIGTERM');
     const [{ reports }, exit] = await Promise.all([grading, w.exited]);
-    expect([exit.code, summaryOf(reports), w.lines.map((l) => l.msg).filter((m) => m === 'job done' || m === 'stopped')]).toEqual([0, { drained: ['graded', '8/8'] }, ['job done', 'job done', 'stopped']]);
+    expect([exit.code, summaryOf(reports), w.lines.map((l) => l.msg).filter((m) => m === 'job done' || m === 'stopped')]).toEqual([0, { drained: ['graded', '11/11'] }, ['job done', 'job done', 'stopped']]);
   });
 });
