@@ -20,8 +20,6 @@ export interface Tracker {
   close(): void;
 }
 
-const TICK_MS = 5000;
-
 /**
  * Follows the jobs this submitter is waiting for. Completion events are the
  * fast path; a sweep of job states every few seconds, and whenever the
@@ -90,7 +88,7 @@ export function createTracker(queue: Queue, events: QueueEvents, conn: Redis, s:
     if (ticking) return;
     ticking = true;
     void tick().catch(() => undefined).finally(() => (ticking = false));
-  }, TICK_MS);
+  }, Math.min(5000, Math.max(250, s.unavailable_ms / 4)));
   timer.unref();
 
   return {

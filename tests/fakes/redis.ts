@@ -38,10 +38,11 @@ async function ready(port: number, password?: string): Promise<void> {
   throw new Error(`redis-server did not answer on port ${port}`);
 }
 
-export async function startRedis(opts: { password?: string; persist?: boolean } = {}): Promise<RedisServer> {
+/** `anyAddress`: listen on every interface (so a job could try the host's own addresses); always with a password then. */
+export async function startRedis(opts: { password?: string; persist?: boolean; anyAddress?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', opts.persist ? 'yes' : 'no', '--appendfsync', 'always'];
+  const args = ['--port', String(port), '--bind', opts.anyAddress ? '0.0.0.0' : '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', opts.persist ? 'yes' : 'no', '--appendfsync', 'always'];
   if (opts.password) args.push('--requirepass', opts.password);
   let proc: ChildProcess;
   const start = async (): Promise<void> => {

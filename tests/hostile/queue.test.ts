@@ -1,0 +1,129 @@
+// Redis is the control plane: no job may reach it, see its URL or password, or be trusted
+// when it arrives from it. Real redis-server, real workers, every isolating backend.
+import { networkInterfaces } from 'node:os';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../../src/domain/config.js';
+import type { Report } from '../../src/domain/report.js';
+import type { QueueSettings } from '../../src/queue/bull.js';
+import { gradeJobData, openRedisQueue, rubricWire } from '../../src/queue/redis.js';
+import { startRedis, type RedisServer } from '../fakes/redis.js';
+import { kill, queueConfig, spawnEvigrade, type Proc } from '../fakes/worker-proc.js';
+import { inlineRubric, inlineSubmission, isolatingBackends } from '../helpers.js';
+
+const PASSWORD = 'hunter2-control-plane-secret';
+const backends = (await isolatingBackends()).filter((b) => b.ok).map((b) => b.id);
+const hostAddresses = Object.values(networkInterfaces()).flat().filter((a) => a && !a.internal && a.family === 'IPv4').map((a) => a?.address as string);
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis({ password: PASSWORD, anyAddress: true });
+});
+afterAll(async () => redis?.stop());
+
+const settings = (name: string): QueueSettings => ({ ...ConfigSchema.parse({}).queue, url: redis.url, name, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000 });
+function worker(s: QueueSettings, backend: string): Proc {
+  const { url, ...queue } = s;
+  return spawnEvigrade(['worker', '--queue', url, '--concurrency', '1', '--sandbox', backend, '--config', queueConfig(queue)]);
+}
+
+// The student's code tries Redis on loopback and on every address of the host, and says what happened.
+const PROBE = `const net = require('node:net');
+exports.probe = (host, port) => new Promise((resolve) => {
+  const s = net.connect({ host, port });
+  s.setTimeout(1500);
+  s.on('connect', () => { s.write('*3\\r\\n$3\\r\\nSET\\r\\n$5\\r\\npwned\\r\\n$1\\r\\n1\\r\\n'); setTimeout(() => { s.destroy(); resolve('connected'); }, 200); });
+  s.on('error', (e) => resolve(e.code));
+  s.on('timeout', () => { s.destroy(); resolve('timeout'); });
+});
+exports.env = () => Object.entries(process.env).map(([k, v]) => k + '=' + v);
+`;
+const probeTests = (port: number): Record<string, string> => ({
+  'probe.test.js': `const { probe, env } = require('./solution');
+test('redis on loopback is out of reach', async () => { expect(await probe('127.0.0.1', ${port})).not.toBe('connected'); });
+test('redis on the host addresses is out of reach', async () => {
+  for (const h of ${JSON.stringify(hostAddresses)}) expect([h, await probe(h, ${port})]).not.toEqual([h, 'connected']);
+});
+test('no queue URL or secret in the environment', () => { expect(env().filter((e) => /redis|evigrade|${PASSWORD}|${port}/i.test(e))).toEqual([]); });
+`,
+});
+
+describe.each(backends)('%s worker', (backend) => {
+  it('a job cannot reach Redis (loopback or host addresses) nor see its URL; the password never reaches a log', async () => {
+    const s = settings(`sec-${backend}`);
+    const w = worker(s, backend);
+    const ready = await w.until((l) => l.msg === 'worker ready');
+    const queue = await openRedisQueue(s, pino({ level: 'silent' }));
+    const rubric = inlineRubric(probeTests(redis.port));
+    let report: Report;
+    try {
+      const expected = await queue.collect(rubric);
+      report = await queue.grade({ scope: 'sec', rubric, expected, submission: inlineSubmission({ 'solution.js': PROBE }), interactive: false });
+    } finally {
+      await queue.close();
+      await kill(w, 'SIGTERM');
+    }
+    const admin = new Redis(redis.url);
+    const pwned = await admin.exists('pwned');
+    admin.disconnect();
+    expect([report.sandbox.backend, report.tests.map((t) => [t.name, t.status, t.message])]).toEqual([backend, [
+      ['redis on loopback is out of reach', 'passed', ''],
+      ['redis on the host addresses is out of reach', 'passed', ''],
+      ['no queue URL or secret in the environment', 'passed', ''],
+    ]]);
+    expect([pwned, ready.queue, w.stderr().includes(PASSWORD)]).toEqual([0, `redis://:***@127.0.0.1:${redis.port}`, false]);
+  });
+});
+
+describe('job data from the queue is validated like HTTP input', () => {
+  it('forged jobs fail as JOB_INVALID without retry, a path escape is a rejected report, and the worker goes on', async () => {
+    const s = settings('forged');
+    const w = worker(s, backends[0] as string);
+    await w.until((l) => l.msg === 'worker ready');
+    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const q = new Queue(s.name, { connection: conn, prefix: s.prefix });
+    const events = new QueueEvents(s.name, { connection: conn, prefix: s.prefix });
+    await events.waitUntilReady();
+    const rubric = inlineRubric({ 'a.test.js': "const { f } = require('./solution');\ntest('f', () => expect(f()).toBe(1));\n" });
+    const key = (sha: string): string => `${s.prefix}:${s.name}:rubric:${sha}`;
+    await conn.set(key(rubric.sha256), JSON.stringify(rubricWire(rubric)));
+    const good = gradeJobData({ scope: 'x', rubric, expected: [{ file: 'a.test.js', index: 0, path: ['f'] }], submission: inlineSubmission({ 'solution.js': 'exports.f = () => 1;' }), interactive: false }, 1 << 20);
+    // A rubric stored under a hash its content does not have.
+    const forgedSha = 'f'.repeat(64);
+    await conn.set(key(forgedSha), JSON.stringify({ ...rubricWire(rubric), sha256: forgedSha }));
+    const outcome = async (name: string, data: unknown): Promise<[string, unknown]> => {
+      const job = await q.add(name, data, { attempts: 3 });
+      try {
+        const r = (await job.waitUntilFinished(events, 30_000)) as Report;
+        return ['completed', [r.status, r.errors.map((e) => e.code)]];
+      } catch (e) {
+        const again = await q.getJob(job.id as string);
+        return ['failed', [JSON.parse((e as Error).message.replace(/^evigrade:/, '')).code, again?.attemptsMade]];
+      }
+    };
+    try {
+      expect([
+        await outcome('grade', { v: 1, rubric: rubric.sha256 }),
+        await outcome('grade', { ...good, submission: { ...good.submission, files: { '../../../etc/cron.d/x': 'x' } } }),
+        await outcome('grade', { ...good, rubric: forgedSha }),
+        await outcome('grade', { ...good, submission: { ...good.submission, sha256: '0'.repeat(64) } }),
+        await outcome('shell', { cmd: 'rm -rf /' }),
+        await outcome('grade', good),
+      ]).toEqual([
+        ['failed', ['JOB_INVALID', 1]],
+        ['completed', ['rejected', ['INTAKE_PATH_INVALID']]],
+        ['failed', ['JOB_INVALID', 1]],
+        ['failed', ['JOB_INVALID', 1]],
+        ['failed', ['JOB_INVALID', 1]],
+        ['completed', ['graded', []]],
+      ]);
+    } finally {
+      await events.close();
+      await q.close();
+      conn.disconnect();
+      await kill(w, 'SIGTERM');
+    }
+  });
+});
