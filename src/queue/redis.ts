@@ -16,18 +16,26 @@ import { createTracker } from './tracker.js';
 /** Batch work is prioritised below interactive requests and rubric collection (BullMQ serves un-prioritised jobs first). */
 const BATCH_PRIORITY = 10;
 
+/** At start, a wrong URL should fail in a second: three failed connection attempts in a row, or no answer in `ms`. */
 async function reachable(conn: Redis, target: RedisTarget, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
+  let onError: ((e: Error) => void) | undefined;
+  const failing = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    let errors = 0;
+    onError = (e) => {
+      if (++errors >= 3) reject(e);
+    };
+    conn.on('error', onError);
   });
   try {
-    await Promise.race([conn.ping(), timeout]);
+    await Promise.race([conn.ping(), failing]);
   } catch (e) {
     conn.disconnect();
     throw new EvigradeError('QUEUE_UNAVAILABLE', `cannot reach the job queue at ${target.redacted}: ${(e as Error).message}`);
   } finally {
     clearTimeout(timer);
+    if (onError) conn.off('error', onError);
   }
 }
 

@@ -1,0 +1,129 @@
+// The queue's failure modes, for real: Redis restarting mid-batch, Redis absent, no worker
+// listening, and `serve` grading through workers.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
+import { gradeBatch } from '../../src/batch.js';
+import { ConfigSchema } from '../../src/domain/config.js';
+import { EvigradeError } from '../../src/domain/errors.js';
+import type { Report } from '../../src/domain/report.js';
+import type { Rubric } from '../../src/domain/rubric.js';
+import type { QueueSettings } from '../../src/queue/bull.js';
+import { openRedisQueue } from '../../src/queue/redis.js';
+import { startRedis, type RedisServer } from '../fakes/redis.js';
+import { doneJobs, kill, queueConfig, spawnEvigrade, type Proc } from '../fakes/worker-proc.js';
+import { firstBackend, ROOT } from '../helpers.js';
+
+const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
+const CORRECT = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
+const slow = (ms: number): string => `const t = Date.now(); while (Date.now() - t < ${ms}); ${CORRECT}`;
+const silent = pino({ level: 'silent' });
+
+let redis: RedisServer;
+let backend: string;
+let rubric: Rubric;
+beforeAll(async () => {
+  [redis, backend, rubric] = await Promise.all([startRedis({ persist: true }), firstBackend(), loadRubric(LEAP)]);
+});
+afterAll(async () => redis?.stop());
+
+let n = 0;
+const settings = (over: Partial<QueueSettings> = {}): QueueSettings =>
+  ({ ...ConfigSchema.parse({}).queue, url: redis.url, name: `r${++n}`, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000, ...over });
+function worker(s: QueueSettings): Proc {
+  const { url, ...queue } = s;
+  return spawnEvigrade(['worker', '--queue', url, '--concurrency', '1', '--sandbox', backend, '--config', queueConfig(queue)]);
+}
+
+/** A port nothing listens on. */
+const closedPort = async (): Promise<number> => {
+  const r = await startRedis();
+  await r.stop();
+  return r.port;
+};
+
+describe('queue reliability', () => {
+  it('a Redis restart mid-batch (append-only file on) is survived: every report arrives once', async () => {
+    const subs = mkdtempSync(join(tmpdir(), 'evigrade-qr-'));
+    for (let i = 0; i < 4; i++) writeFileSync(join(subs, `r${i}.js`), slow(800));
+    const s = settings();
+    const w = worker(s);
+    await w.until((l) => l.msg === 'worker ready');
+    const queue = await openRedisQueue(s, silent);
+    const out = mkdtempSync(join(tmpdir(), 'evigrade-qr-out-'));
+    const done: string[] = [];
+    try {
+      const expected = await queue.collect(rubric);
+      const batch = gradeBatch(rubric, expected, { submissionsDir: subs, outDir: out, force: false }, { queue, judge: null, now: () => new Date(), tools: {} },
+        { start: () => undefined, done: (id) => done.push(id) }, new AbortController().signal);
+      await w.until((l) => l.msg === 'job done' && l.kind === 'grade');
+      await redis.restart(1000);
+      const res = await batch;
+      expect([done.sort(), res.reports.map((r) => [r.submission.id, r.status]).sort()]).toEqual([
+        ['r0', 'r1', 'r2', 'r3'], [['r0', 'graded'], ['r1', 'graded'], ['r2', 'graded'], ['r3', 'graded']],
+      ]);
+      expect(w.lines.some((l) => l.msg === 'job queue connection lost; reconnecting')).toBe(true);
+    } finally {
+      await queue.close();
+      await kill(w, 'SIGTERM');
+    }
+  });
+
+  it('an unreachable Redis is a clear QUEUE_UNAVAILABLE naming the redacted URL (library and CLI exit 4)', async () => {
+    const port = await closedPort();
+    const url = `redis://:s3cret-pw@127.0.0.1:${port}`;
+    const err = await openRedisQueue({ ...settings(), url, unavailable_ms: 1500 }, silent).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EvigradeError);
+    expect([(err as EvigradeError).code, (err as EvigradeError).message.startsWith(`cannot reach the job queue at redis://:***@127.0.0.1:${port}: `)]).toEqual(['QUEUE_UNAVAILABLE', true]);
+    const cli = spawnEvigrade(['grade', mkdtempSync(join(tmpdir(), 'evigrade-qe-')), '--rubric', LEAP, '--out', mkdtempSync(join(tmpdir(), 'evigrade-qe-out-')), '--queue', url, '--no-llm']);
+    const exit = await cli.exited;
+    expect([exit.code, cli.stderr().includes('evigrade: error QUEUE_UNAVAILABLE: cannot reach the job queue at redis://:***@'), cli.stderr().includes('s3cret-pw')]).toEqual([4, true, false]);
+  });
+
+  it('with no worker serving the queue, waiting ends in QUEUE_UNAVAILABLE instead of hanging', async () => {
+    const queue = await openRedisQueue(settings({ unavailable_ms: 1500 }), silent);
+    try {
+      const err = await queue.collect(rubric).catch((e: unknown) => e as EvigradeError);
+      expect([err instanceof EvigradeError && err.code, String((err as Error).message).replace(/\d+ s/, 'N s')]).toEqual([
+        'QUEUE_UNAVAILABLE', `no evigrade worker has served queue "r${n}" at ${redis.url} for N s (start one with: evigrade worker --queue <url>)`,
+      ]);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('`serve --queue` grades POST /grade and batches on workers; /readyz shows the queue and its workers', async () => {
+    const s = settings();
+    const w = worker(s);
+    await w.until((l) => l.msg === 'worker ready');
+    const { url, ...queue } = s;
+    const key = 'queue-test-key-0123456789';
+    const srv = spawnEvigrade(['serve', '--port', '0', '--rubrics', join(ROOT, 'rubrics'), '--data', mkdtempSync(join(tmpdir(), 'evigrade-qs-')), '--queue', url, '--config', queueConfig(queue), '--no-llm'], { EVIGRADE_API_KEYS: key });
+    try {
+      const port = (await srv.until((l) => l.msg === 'listening')).port as number;
+      const call = async (path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+      };
+      const one = await call('/grade', { rubric: 'leap', files: { 'leap.js': CORRECT } });
+      const batch = await call('/batches', { rubric: 'leap', submissions: [{ id: 'a', files: { 'leap.js': CORRECT } }, { id: 'b', files: { 'leap.js': 'export const isLeap = () => true;\n' } }] });
+      let status = batch.json;
+      for (let i = 0; i < 100 && status.state !== 'done'; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        status = (await call(`/batches/${batch.json.id as string}`)).json;
+      }
+      const ready = await call('/readyz');
+      expect([one.status, (one.json as unknown as Report).status, (one.json as unknown as Report).sandbox.backend, batch.status]).toEqual([200, 'graded', backend, 202]);
+      expect((status.submissions as { id: string; status: string }[]).map((x) => [x.id, x.status])).toEqual([['a', 'graded'], ['b', 'graded']]);
+      expect([ready.status, (ready.json.grading as Record<string, unknown>).kind, (ready.json.grading as Record<string, unknown>).workers]).toEqual([200, 'redis', 1]);
+      // Four rubrics collected plus three submissions: all of it on the worker.
+      expect([doneJobs(w, 'collect').length, doneJobs(w).length]).toEqual([4, 3]);
+    } finally {
+      await kill(srv, 'SIGTERM');
+      await kill(w, 'SIGTERM');
+    }
+  });
+});
