@@ -1,0 +1,167 @@
+// Distributed grading, in one run on this machine:
+//  1. batch throughput: in-process (`grade --concurrency 2`) vs. `grade --queue` with one worker
+//     (concurrency 2) and with two worker processes (concurrency 1 each) — the same 2 sandbox slots;
+//  2. queue overhead per job: one job at a time, in-process vs. through Redis and a worker, beside the
+//     bare BullMQ round trip of the same payload with a no-op processor (the queue's own floor).
+// Needs redis-server (Debian package) and an isolating sandbox backend.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const D = join(ROOT, 'dist');
+const BIN = join(ROOT, 'bin', 'evigrade.js');
+const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
+const N = Number(process.env.BENCH_N ?? 40);
+const SEQ = Number(process.env.BENCH_SEQ ?? 15);
+const SANDBOX = process.env.BENCH_SANDBOX ?? 'bwrap';
+const { Queue, QueueEvents, Worker } = await import('bullmq');
+const { Redis } = await import('ioredis');
+const { pino } = await import('pino');
+const { loadRubric } = await import(join(D, 'adapters', 'fs', 'rubric-loader.js'));
+const { openSandbox } = await import(join(D, 'adapters', 'sandbox', 'registry.js'));
+const { createAnalysisPool } = await import(join(D, 'adapters', 'analysis', 'pool.js'));
+const { createLocalQueue } = await import(join(D, 'queue', 'local.js'));
+const { openRedisQueue, gradeJobData } = await import(join(D, 'queue', 'redis.js'));
+const { ConfigSchema } = await import(join(D, 'domain', 'config.js'));
+const { canonicalJson, sha256 } = await import(join(D, 'util', 'hash.js'));
+
+const freePort = () => new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+const port = await freePort();
+const redisDir = mkdtempSync(join(tmpdir(), 'evigrade-bench-redis-'));
+const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], { stdio: 'ignore' });
+const url = `redis://127.0.0.1:${port}`;
+for (let i = 0; i < 100; i++) {
+  const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  c.on('error', () => undefined);
+  const ok = await c.connect().then(() => true, () => false);
+  c.disconnect();
+  if (ok) break;
+  await new Promise((r) => setTimeout(r, 50));
+}
+
+// A class of N: mostly correct, some partial, some broken, so lint and tests do real work.
+const subs = mkdtempSync(join(tmpdir(), 'evigrade-bench-q-'));
+const variants = [
+  'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n',
+  'module.exports = { isLeap: (y) => y % 4 === 0 };\n',
+  'export function isLeap(year) {\n  if (year % 400 === 0) return true;\n  if (year % 100 === 0) return false;\n  return year % 4 === 0;\n}\n',
+  'export const isLeap = (y) => {{ ;\n',
+];
+for (let i = 0; i < N; i++) writeFileSync(join(subs, `s${String(i).padStart(3, '0')}.js`), `// student ${i}\n${variants[i % variants.length]}`);
+
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`evigrade ${args[0]} exited ${code}: ${err.slice(-500)}`))));
+  });
+}
+function startWorker(name, concurrency) {
+  const p = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', SANDBOX], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, EVIGRADE_CONFIG: config(name) } });
+  return new Promise((resolve) => {
+    let buf = '';
+    p.stderr.on('data', (d) => {
+      buf += d;
+      if (buf.includes('"worker ready"')) resolve(p);
+    });
+  });
+}
+function config(name) {
+  const f = join(mkdtempSync(join(tmpdir(), 'evigrade-bench-cfg-')), 'c.yaml');
+  writeFileSync(f, `queue:\n  name: ${name}\n`);
+  return f;
+}
+const stop = (p) => new Promise((resolve) => {
+  p.on('exit', resolve);
+  p.kill('SIGTERM');
+});
+
+async function batch(label, queueName, workers) {
+  const out = mkdtempSync(join(tmpdir(), 'evigrade-bench-q-out-'));
+  const procs = [];
+  for (const c of workers) procs.push(await startWorker(queueName, c));
+  const args = ['grade', subs, '--rubric', LEAP, '--out', out, '--no-llm'];
+  const t0 = performance.now();
+  if (workers.length) await run([...args, '--queue', url, '--config', config(queueName)]);
+  else await run([...args, '--sandbox', SANDBOX, '--concurrency', '2']);
+  const s = (performance.now() - t0) / 1000;
+  await Promise.all(procs.map(stop));
+  rmSync(out, { recursive: true, force: true });
+  return [label, s];
+}
+
+const rows = [
+  await batch('in-process, 2 sandbox slots', null, []),
+  await batch('Redis, 1 worker × 2 slots', 'b1', [2]),
+  await batch('Redis, 2 workers × 1 slot', 'b2', [1, 1]),
+];
+console.log(`Batch throughput (N=${N} leap submissions, ${SANDBOX}, --no-llm, wall clock incl. start-up and test collection)\n`);
+console.log('| path | wall | submissions/s | vs in-process |\n|---|---|---|---|');
+for (const [label, s] of rows) console.log(`| ${label} | ${s.toFixed(1)} s | ${(N / s).toFixed(2)} | ${(rows[0][1] / s).toFixed(2)}× |`);
+
+// Per-job overhead: one job at a time, same submission, a fresh scope each time (no result reuse).
+const silent = pino({ level: 'silent' });
+const rubric = await loadRubric(LEAP);
+const sub = { id: 'one', files: [{ path: 'leap.js', content: variants[0], sha256: sha256(variants[0]), bytes: Buffer.byteLength(variants[0]) }], ignored: [] };
+sub.sha256 = sha256(canonicalJson(sub.files.map((f) => [f.path, f.sha256])));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+async function sequential(queue, expected) {
+  const times = [];
+  for (let i = -2; i < SEQ; i++) {
+    const t0 = performance.now();
+    await queue.grade({ scope: `bench-${i}-${Math.random()}`, rubric, expected, submission: sub, interactive: true });
+    if (i >= 0) times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+const sandbox = await openSandbox(SANDBOX, join(ROOT, 'sandbox', 'dist'));
+const analysis = createAnalysisPool({ threads: 1 });
+const local = createLocalQueue({ sandbox, analysis, judge: null, now: () => new Date(), tools: {}, maxResumes: 2 }, 1);
+const expected = await local.collect(rubric);
+const localMs = await sequential(local, expected);
+sandbox.close();
+await analysis.close();
+
+const w = await startWorker('seq', 1);
+const remote = await openRedisQueue({ ...ConfigSchema.parse({}).queue, url, name: 'seq' }, silent);
+const remoteMs = await sequential(remote, expected);
+await remote.close();
+await stop(w);
+
+// The queue's own floor: the same job data through BullMQ to a processor that returns at once.
+const conn = new Redis(url, { maxRetriesPerRequest: null });
+const q = new Queue('bare', { connection: conn });
+const events = new QueueEvents('bare', { connection: conn });
+const worker = new Worker('bare', async () => ({ ok: true }), { connection: conn, concurrency: 1 });
+await Promise.all([events.waitUntilReady(), worker.waitUntilReady()]);
+const data = gradeJobData({ scope: 'bare', rubric, expected, submission: sub, interactive: true }, 1 << 22);
+const bare = [];
+for (let i = -5; i < SEQ * 4; i++) {
+  const t0 = performance.now();
+  await (await q.add('grade', data)).waitUntilFinished(events);
+  if (i >= 0) bare.push(performance.now() - t0);
+}
+await worker.close();
+await events.close();
+await q.close();
+conn.disconnect();
+
+console.log(`\nOne job at a time (median of ${SEQ}, same submission, ${SANDBOX})\n`);
+console.log('| path | per job |\n|---|---|');
+console.log(`| bare BullMQ round trip, no-op processor (the queue's floor) | ${median(bare).toFixed(1)} ms |`);
+console.log(`| in-process grade | ${localMs.toFixed(0)} ms |`);
+console.log(`| through Redis and one worker | ${remoteMs.toFixed(0)} ms |`);
+console.log(`\nqueue overhead per job: ${(remoteMs - localMs).toFixed(0)} ms (of which BullMQ's own round trip ${median(bare).toFixed(1)} ms)`);
+redis.kill('SIGTERM');
+rmSync(subs, { recursive: true, force: true });
+process.exit(0);
