@@ -96,8 +96,11 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
   try {
     const job = { scope: resolve(opts.outDir), rubric, expected, submission: sub, interactive: false };
     return { report: await ports.queue.grade(job, signal), reused: false, sub };
-  } catch (err) {
-    return fail(sub, asEvigradeError(err));
+  } catch (e) {
+    const err = asEvigradeError(e);
+    // Not this submission's fault: stop the batch (reports so far stay; a re-run continues).
+    if (err.code === 'QUEUE_UNAVAILABLE') throw err;
+    return fail(sub, err);
   }
 }
 

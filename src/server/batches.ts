@@ -47,6 +47,7 @@ export interface BatchService {
 }
 
 const ID = /^[0-9a-f]{16}$/;
+const QUEUE_RETRY_MS = 30_000;
 
 /**
  * Batches persisted on disk: a manifest, each submission's files, and each
@@ -94,8 +95,8 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false }));
     } catch (e) {
       const err = asEvigradeError(e);
-      // Draining: the submission stays unfinished on disk and resumes after the restart.
-      if (err.code === 'SHUTTING_DOWN') throw err;
+      // Draining, or the queue is gone: the submission stays unfinished on disk and is graded later.
+      if (err.code === 'SHUTTING_DOWN' || err.code === 'QUEUE_UNAVAILABLE') throw err;
       return failedReport(submission, rubric, expected, err, { ...ports, backend: ports.queue.label });
     }
     return judgeReport(det, submission, rubric, ports);
@@ -120,6 +121,10 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       }
       const results = await Promise.allSettled(pending);
       if (results.every((r) => r.status === 'fulfilled')) bus.emit(m.id, { type: 'done', done, total: m.submissions.length });
+      // The job queue was unreachable: try the unfinished ones again later (a restart would too).
+      if (results.some((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'QUEUE_UNAVAILABLE')) {
+        setTimeout(() => void run(m).catch(() => undefined), QUEUE_RETRY_MS).unref();
+      }
     } finally {
       running.delete(m.id);
     }
