@@ -15,6 +15,8 @@ import { createTracker } from './tracker.js';
 
 /** Batch work is prioritised below interactive requests and rubric collection (BullMQ serves un-prioritised jobs first). */
 const BATCH_PRIORITY = 10;
+const INTERACTIVE_KEEP_S = 300;
+const RUBRIC_REFRESH_MS = 3_600_000;
 
 /** At start, a wrong URL should fail in a second: three failed connection attempts in a row, or no answer in `ms`. */
 async function reachable(conn: Redis, target: RedisTarget, ms: number): Promise<void> {
@@ -71,19 +73,22 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
   events.on('error', () => undefined);
   await events.waitUntilReady();
   const tracker = createTracker(queue, events, conn, s, target, log);
-  const stored = new Set<string>();
+  const stored = new Map<string, number>();
 
+  /** Stored with a TTL a day past the jobs' own, and refreshed hourly, so a server running for weeks never loses one. */
   async function storeRubric(r: Rubric): Promise<void> {
-    if (stored.has(r.sha256)) return;
+    if (Date.now() - (stored.get(r.sha256) ?? -Infinity) < RUBRIC_REFRESH_MS) return;
     await conn.set(rubricKey(s, r.sha256), JSON.stringify(rubricWire(r)), 'EX', s.keep_s + 86_400);
-    stored.add(r.sha256);
+    stored.set(r.sha256, Date.now());
   }
 
-  async function submit(name: string, jobId: string, data: unknown, opts: JobsOptions, signal?: AbortSignal): Promise<unknown> {
+  /** `keep`: seconds a finished job stays so a restarted submitter can collect it (none waits for an HTTP client that left). */
+  async function submit(name: string, jobId: string, data: unknown, opts: JobsOptions & { keep: number }, signal?: AbortSignal): Promise<unknown> {
     const prior = await queue.getJob(jobId);
     // A failed job asked for again is a retry; a finished or running one is collected, not graded twice.
     if (prior && (await prior.getState()) === 'failed') await prior.remove().catch(() => undefined);
-    const add = () => queue.add(name, data, { ...opts, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: s.keep_s }, removeOnFail: { age: s.keep_s } });
+    const { keep, ...rest } = opts;
+    const add = () => queue.add(name, data, { ...rest, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } });
     return tracker.wait(jobId, add, signal);
   }
 
@@ -93,7 +98,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
     label: 'redis',
     async collect(rubric) {
       await storeRubric(rubric);
-      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, {});
+      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, { keep: s.keep_s });
       const parsed = ExpectedTestSchema.array().safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
       return parsed.data as ExpectedTest[];
@@ -102,7 +107,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
       await storeRubric(job.rubric);
       const data = gradeJobData(job, s.max_job_kb * 1024);
       const id = jobIdOf('g', [job.scope, job.rubric.sha256, job.submission.id, job.submission.sha256]);
-      const value = await submit(JOB.grade, id, data, job.interactive ? {} : { priority: BATCH_PRIORITY }, signal);
+      const value = await submit(JOB.grade, id, data, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal);
       const parsed = ReportSchema.safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`);
       return parsed.data;

@@ -100,7 +100,7 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
   const rubricOf = rubricCache(conn, s);
   const processor = async (job: Job): Promise<unknown> => {
     const t0 = performance.now();
-    const handler = HANDLERS[job.name as JobName] as Handler | undefined;
+    const handler = Object.hasOwn(HANDLERS, job.name) ? HANDLERS[job.name as JobName] : undefined;
     const sub = (job.data as { submission?: { id?: unknown } } | null)?.submission?.id;
     log.info({ job: job.id, kind: job.name, submission: typeof sub === 'string' ? sub : undefined, attempt: job.attemptsMade + 1 }, 'job started');
     try {

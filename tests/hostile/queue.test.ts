@@ -110,10 +110,12 @@ describe('job data from the queue is validated like HTTP input', () => {
         await outcome('grade', { ...good, rubric: forgedSha }),
         await outcome('grade', { ...good, submission: { ...good.submission, sha256: '0'.repeat(64) } }),
         await outcome('shell', { cmd: 'rm -rf /' }),
+        await outcome('__proto__', good),
         await outcome('grade', good),
       ]).toEqual([
         ['failed', ['JOB_INVALID', 1]],
         ['completed', ['rejected', ['INTAKE_PATH_INVALID']]],
+        ['failed', ['JOB_INVALID', 1]],
         ['failed', ['JOB_INVALID', 1]],
         ['failed', ['JOB_INVALID', 1]],
         ['failed', ['JOB_INVALID', 1]],
