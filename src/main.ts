@@ -274,7 +274,7 @@ const HELP = `evigrade — evidence-grounded code grading
   \`evigrade worker\` processes; reports are still written here, once.
 
 Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,
-3 reference solution fails, 4 no sandbox available, 5 sandbox failure, 6 verify found differences,
+3 reference solution fails, 4 no sandbox (or job queue) available, 5 sandbox failure, 6 verify found differences,
 130 interrupted.
 `;
 
