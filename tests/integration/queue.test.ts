@@ -52,14 +52,13 @@ function folder(files: Record<string, string>): string {
 }
 
 /** Grades a folder through the Redis queue in this process, counting every report the batch hands out. */
-async function gradeViaRedis(s: QueueSettings, subs: string): Promise<{ reports: Map<string, Report>; doneCalls: string[]; out: string }> {
+async function gradeViaRedis(s: QueueSettings, subs: string, out = mkdtempSync(join(tmpdir(), 'evigrade-q-out-')), stop = new AbortController()): Promise<{ reports: Map<string, Report>; doneCalls: string[]; out: string }> {
   const queue = await openRedisQueue(s, silent);
-  const out = mkdtempSync(join(tmpdir(), 'evigrade-q-out-'));
   const doneCalls: string[] = [];
   try {
     const expected = await queue.collect(rubric);
     const res = await gradeBatch(rubric, expected, { submissionsDir: subs, outDir: out, force: false },
-      { queue, judge: null, now: () => new Date(), tools: {} }, { start: () => undefined, done: (id) => doneCalls.push(id) }, new AbortController().signal);
+      { queue, judge: null, now: () => new Date(), tools: {} }, { start: () => undefined, done: (id) => doneCalls.push(id) }, stop.signal);
     return { reports: new Map(res.reports.map((r) => [r.submission.id, r])), doneCalls, out };
   } finally {
     await queue.close();
@@ -135,6 +134,25 @@ describe('BullMQ workers on Redis', () => {
     expect(doneCalls.sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
     expect(readdirSync(out).sort()).toEqual(['grades.csv', 'k0.json', 'k1.json', 'k2.json', 'k3.json', 'k4.json', 'k5.json', 'summary.json']);
     expect(Object.values(summaryOf(reports))).toEqual(Array(6).fill(['graded', '11/11']));
+  });
+
+  it('an interrupted submitter loses nothing: the re-run collects the jobs it had queued instead of grading them again', async () => {
+    const subs = folder(Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`i${i}.js`, slow(700)])));
+    const s = settings();
+    const w = worker(s);
+    await ready(w);
+    const out = mkdtempSync(join(tmpdir(), 'evigrade-q-out-'));
+    const stop = new AbortController();
+    const first = gradeViaRedis(s, subs, out, stop);
+    await w.until((l) => l.msg === 'job done' && l.kind === 'grade');
+    stop.abort(); // Ctrl-C: the submitter stops waiting; the queued jobs go on without it
+    const partial = await first;
+    await w.until(() => doneJobs(w).length === 4, 30_000).catch(() => undefined);
+    const again = await gradeViaRedis(s, subs, out);
+    await kill(w, 'SIGTERM');
+    expect([partial.doneCalls.length < 4, doneJobs(w).length, new Set(doneJobs(w).map((l) => l.job)).size]).toEqual([true, 4, 4]);
+    // The re-run hands out every report (those on disk reused, the rest collected from the queue); the worker graded each once.
+    expect([again.doneCalls.sort(), Object.values(summaryOf(again.reports))]).toEqual([['i0', 'i1', 'i2', 'i3'], Array(4).fill(['graded', '11/11'])]);
   });
 
   it('a submission that takes its workers down every time ends as a WORKER_LOST error report, not a retry loop', async () => {
