@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { EvigradeError } from '../domain/errors.js';
 import type { Config } from '../domain/config.js';
 import type { RedisTarget } from './redis-url.js';
 
@@ -39,3 +40,27 @@ export function connect(target: RedisTarget, role: string, log: Logger): Redis {
 
 /** A failure of the job's own kind travels as JSON in the job's failure reason. */
 export const FAILURE_PREFIX = 'evigrade:';
+
+/** At start, a wrong URL should fail in a second: three failed connection attempts in a row, or no answer in `ms`. */
+export async function reachable(conn: Redis, target: RedisTarget, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onError: ((e: Error) => void) | undefined;
+  const failing = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    let errors = 0;
+    onError = (e) => {
+      if (++errors >= 3) reject(e);
+    };
+    conn.on('error', onError);
+  });
+  try {
+    await Promise.race([conn.ping(), failing]);
+  } catch (e) {
+    conn.disconnect();
+    throw new EvigradeError('QUEUE_UNAVAILABLE', `cannot reach the job queue at ${target.redacted}: ${(e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+    if (onError) conn.off('error', onError);
+  }
+}
+

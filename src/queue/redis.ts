@@ -1,5 +1,4 @@
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { EvigradeError } from '../domain/errors.js';
 import { GradeJobSchema, type GradeJobData, type RubricWire } from '../domain/queue.js';
@@ -8,38 +7,15 @@ import type { Rubric } from '../domain/rubric.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 import { ExpectedTestSchema } from '../domain/queue.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
-import { connect, JOB, rubricKey, type QueueSettings } from './bull.js';
+import { connect, JOB, reachable, rubricKey, type QueueSettings } from './bull.js';
 import type { GradeJob, GradeQueue } from './port.js';
-import { redisTarget, type RedisTarget } from './redis-url.js';
+import { redisTarget } from './redis-url.js';
 import { createTracker } from './tracker.js';
 
 /** Batch work is prioritised below interactive requests and rubric collection (BullMQ serves un-prioritised jobs first). */
 const BATCH_PRIORITY = 10;
 const INTERACTIVE_KEEP_S = 300;
 const RUBRIC_REFRESH_MS = 3_600_000;
-
-/** At start, a wrong URL should fail in a second: three failed connection attempts in a row, or no answer in `ms`. */
-async function reachable(conn: Redis, target: RedisTarget, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let onError: ((e: Error) => void) | undefined;
-  const failing = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    let errors = 0;
-    onError = (e) => {
-      if (++errors >= 3) reject(e);
-    };
-    conn.on('error', onError);
-  });
-  try {
-    await Promise.race([conn.ping(), failing]);
-  } catch (e) {
-    conn.disconnect();
-    throw new EvigradeError('QUEUE_UNAVAILABLE', `cannot reach the job queue at ${target.redacted}: ${(e as Error).message}`);
-  } finally {
-    clearTimeout(timer);
-    if (onError) conn.off('error', onError);
-  }
-}
 
 export const rubricWire = (r: Rubric): RubricWire => ({ v: 1, sha256: r.sha256, spec: r.spec, tests: r.tests.map((t) => ({ name: t.name, source: t.source })) });
 
@@ -98,7 +74,11 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
     label: 'redis',
     async collect(rubric) {
       await storeRubric(rubric);
-      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, { keep: s.keep_s });
+      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, { keep: s.keep_s }).catch((e: unknown) => {
+        // The worker names the rubric by its queue key; the user knows it by its file.
+        if (e instanceof EvigradeError) throw new EvigradeError(e.code, e.message.replaceAll(`redis:rubric:${rubric.sha256}`, rubric.path), e.details);
+        throw e;
+      });
       const parsed = ExpectedTestSchema.array().safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
       return parsed.data as ExpectedTest[];

@@ -11,7 +11,7 @@ import type { Submission } from '../domain/submission.js';
 import { asEvigradeError, collectExpected, failedReport, gradeDeterministic, type GradePorts } from '../pipeline.js';
 import { submissionFromMap } from '../stages/intake-map.js';
 import type { ExpectedTest } from '../stages/test-run.js';
-import { connect, JOB, rubricKey, type JobName, type QueueSettings } from './bull.js';
+import { connect, JOB, reachable, rubricKey, type JobName, type QueueSettings } from './bull.js';
 import { encodeFailure } from './outcome.js';
 import { redisTarget } from './redis-url.js';
 import type { z } from 'zod';
@@ -96,6 +96,8 @@ export interface WorkerHandle {
 export async function startWorker(s: QueueSettings, concurrency: number, ports: GradePorts, log: Logger): Promise<WorkerHandle> {
   const target = redisTarget(s.url, 'worker --queue');
   const conn = connect(target, 'worker', log);
+  // A wrong URL or password fails the start; an outage later is waited out (ioredis reconnects).
+  await reachable(conn, target, Math.min(s.unavailable_ms, 10_000));
   const name = `${hostname()}:${process.pid}`;
   const rubricOf = rubricCache(conn, s);
   const processor = async (job: Job): Promise<unknown> => {

@@ -77,6 +77,18 @@ describe.each(backends)('%s worker', (backend) => {
   });
 });
 
+describe('credentials', () => {
+  it('a wrong password fails a worker and a submitter at once (exit 4), naming the redacted URL; no password is printed', async () => {
+    const wrong = redis.url.replace(PASSWORD, 'guessed-password-123');
+    const w = spawnEvigrade(['worker', '--queue', wrong, '--sandbox', backends[0] as string]);
+    const g = spawnEvigrade(['grade', '/nonexistent', '--rubric', 'rubrics/leap/rubric.yaml', '--out', '/tmp/never', '--queue', wrong, '--no-llm']);
+    const [we, ge] = await Promise.all([w.exited, g.exited]);
+    const line = `evigrade: error QUEUE_UNAVAILABLE: cannot reach the job queue at redis://:***@127.0.0.1:${redis.port}: WRONGPASS invalid username-password pair or user is disabled.`;
+    expect([we.code, ge.code, w.stderr().includes(line), g.stderr().includes(line)]).toEqual([4, 4, true, true]);
+    expect([w.stderr() + g.stderr()].map((t) => [t.includes('guessed-password-123'), t.includes(PASSWORD)])).toEqual([[false, false]]);
+  });
+});
+
 describe('job data from the queue is validated like HTTP input', () => {
   it('forged jobs fail as JOB_INVALID without retry, a path escape is a rejected report, and the worker goes on', async () => {
     const s = settings('forged');

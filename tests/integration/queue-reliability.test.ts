@@ -95,6 +95,24 @@ describe('queue reliability', () => {
     }
   });
 
+  it('a rubric whose hidden tests do not load fails collection on the worker, named by its own file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-qb-'));
+    writeFileSync(join(dir, 'rubric.yaml'), 'id: broken\ntitle: B\nlanguage: javascript\nstatement: s\nentry: ./sol\ntests: [t.test.js]\n');
+    writeFileSync(join(dir, 't.test.js'), "test('x', () => { expect(1).toBe(1) ;\n");
+    const broken = await loadRubric(join(dir, 'rubric.yaml'));
+    const s = settings();
+    const w = worker(s);
+    await w.until((l) => l.msg === 'worker ready');
+    const queue = await openRedisQueue(s, silent);
+    try {
+      const err = (await queue.collect(broken).catch((e: unknown) => e)) as EvigradeError;
+      expect([err.code, err.message.startsWith(`${join(dir, 'rubric.yaml')}: t.test.js: cannot be loaded: `), err.message.includes('redis:')]).toEqual(['RUBRIC_TESTS_INVALID', true, false]);
+    } finally {
+      await queue.close();
+      await kill(w, 'SIGTERM');
+    }
+  });
+
   it('`serve --queue` grades POST /grade and batches on workers; /readyz shows the queue and its workers', async () => {
     const s = settings();
     const w = worker(s);
