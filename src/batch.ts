@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from './adapters/fs/atomic.js';
@@ -76,6 +78,9 @@ const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [
 
 type Graded = { report: Report; reused: boolean; sub: Submission | null };
 
+/** Distinguishes this process's --force run from any earlier one. */
+const runId = randomUUID();
+
 /** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
 async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, signal: AbortSignal): Promise<Graded> {
   const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false, sub: null });
@@ -94,7 +99,9 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
     if (prior) return { report: prior, reused: true, sub };
   }
   try {
-    const job = { scope: resolve(opts.outDir), rubric, expected, submission: sub, interactive: false };
+    // Same folder, same job: a re-run collects what a queue already graded. --force asks afresh.
+    const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
+    const job = { scope, rubric, expected, submission: sub, interactive: false };
     return { report: await ports.queue.grade(job, signal), reused: false, sub };
   } catch (e) {
     const err = asEvigradeError(e);
@@ -112,6 +119,8 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
 export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: BatchPorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
   await mkdir(opts.outDir, { recursive: true });
   const entries = await listEntries(opts.submissionsDir);
+  // Each submission in flight listens for the interrupt: hundreds at once with a remote queue.
+  setMaxListeners(ports.queue.capacity + 16, signal);
   const reports: Report[] = [];
   let reused = 0;
   let next = 0;

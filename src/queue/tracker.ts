@@ -7,6 +7,7 @@ import { decodeFailure } from './outcome.js';
 import type { RedisTarget } from './redis-url.js';
 
 interface Pending {
+  /** Settles the wait (and drops its abort listener). */
   resolve(value: unknown): void;
   reject(e: Error): void;
   /** Adds the job again (the queue lost it: Redis came back without its data). */
@@ -95,9 +96,15 @@ export function createTracker(queue: Queue, events: QueueEvents, conn: Redis, s:
     wait(jobId, add, signal) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(new EvigradeError('SHUTTING_DOWN', 'interrupted'));
-        const p: Pending = { resolve, reject, add, lost: 0 };
+        const onAbort = (): void => settle(jobId, (q) => q.reject(new EvigradeError('SHUTTING_DOWN', 'interrupted; the job stays queued and a re-run collects its result')));
+        const done = (): void => signal?.removeEventListener('abort', onAbort);
+        const p: Pending = {
+          resolve: (v) => { done(); resolve(v); },
+          reject: (e) => { done(); reject(e); },
+          add, lost: 0,
+        };
         pending.set(jobId, [...(pending.get(jobId) ?? []), p]);
-        signal?.addEventListener('abort', () => settle(jobId, (q) => q.reject(new EvigradeError('SHUTTING_DOWN', 'interrupted; the job stays queued and a re-run collects its result'))), { once: true });
+        signal?.addEventListener('abort', onAbort, { once: true });
         // A job that already finished (a restarted submitter's) sends no event: look once after adding.
         add().then(() => check(jobId), (e: unknown) => settle(jobId, (q) => q.reject(e as Error))).catch(() => undefined);
       });
