@@ -30,6 +30,8 @@ export interface BatchPorts {
 
 export interface BatchEvents {
   start(total: number, reused: number): void;
+  /** A submission's sandbox run began (where: the backend, or the worker). */
+  started?(id: string, where: string): void;
   done(id: string, report: Report, reused: boolean): void;
 }
 
@@ -82,7 +84,7 @@ type Graded = { report: Report; reused: boolean; sub: Submission | null };
 const runId = randomUUID();
 
 /** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
-async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, signal: AbortSignal): Promise<Graded> {
+async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, events: BatchEvents, signal: AbortSignal): Promise<Graded> {
   const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false, sub: null });
   if (e.invalidName) return fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`));
   let sub: Submission;
@@ -101,7 +103,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
   try {
     // Same folder, same job: a re-run collects what a queue already graded. --force asks afresh.
     const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
-    const job = { scope, rubric, expected, submission: sub, interactive: false };
+    const job = { scope, rubric, expected, submission: sub, interactive: false, onStart: (where: string) => events.started?.(e.id, where) };
     return { report: await ports.queue.grade(job, signal), reused: false, sub };
   } catch (e) {
     const err = asEvigradeError(e);
@@ -138,7 +140,7 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   const worker = async (): Promise<void> => {
     while (!signal.aborted && next < entries.length) {
       const e = entries[next++] as Entry;
-      const g = await gradeEntry(e, rubric, expected, ports, opts, signal);
+      const g = await gradeEntry(e, rubric, expected, ports, opts, events, signal);
       if (signal.aborted && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
       const p: Promise<void> = finish(e, g).finally(() => judging.delete(p));
       judging.add(p);

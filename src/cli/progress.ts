@@ -7,17 +7,23 @@ export function progressReporter(log: Logger, tty: boolean): BatchEvents & { sto
   if (!tty) {
     return {
       start: (total) => log.info({ total }, 'batch started'),
+      started: (id, where) => log.debug({ submission: id, where }, 'submission started'),
       done: (id, r, reused) => log.info({ submission: id, status: r.status, final: r.scores.final, flags: r.flags.map((f) => f.code), reused }, 'submission done'),
       stop: () => undefined,
     };
   }
   const bar = new cliProgress.SingleBar(
-    { format: ' grading [{bar}] {value}/{total} | ETA {eta_formatted} | {last}', hideCursor: true, stream: process.stderr },
+    { format: ' grading [{bar}] {value}/{total} | {running} running | ETA {eta_formatted} | {last}', hideCursor: true, stream: process.stderr },
     cliProgress.Presets.shades_classic,
   );
+  let running = 0;
   return {
-    start: (total) => bar.start(total, 0, { last: '' }),
-    done: (id, r, reused) => bar.increment(1, { last: `${id}: ${r.status} ${r.scores.final}${reused ? ' (kept)' : ''}` }),
+    start: (total) => bar.start(total, 0, { last: '', running }),
+    started: () => bar.update({ running: ++running }),
+    done: (id, r, reused) => {
+      if (!reused && running > 0) running--;
+      bar.increment(1, { last: `${id}: ${r.status} ${r.scores.final}${reused ? ' (kept)' : ''}`, running });
+    },
     stop: () => bar.stop(),
   };
 }

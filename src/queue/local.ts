@@ -12,7 +12,10 @@ export function createLocalQueue(ports: GradePorts, concurrency: number): GradeQ
     capacity: concurrency,
     label: ports.sandbox.backend.id,
     collect: (rubric) => collectExpected(rubric, ports.sandbox),
-    grade: (job) => gradeDeterministic(job.submission, job.rubric, job.expected, ports),
+    grade: (job) => {
+      job.onStart?.(ports.sandbox.backend.id);
+      return gradeDeterministic(job.submission, job.rubric, job.expected, ports);
+    },
     health: async () => ({ ready: ports.sandbox.backend.isolates, kind: 'local', backend: ports.sandbox.backend.id, isolates: ports.sandbox.backend.isolates }),
     close: async () => undefined,
   };

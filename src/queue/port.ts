@@ -16,6 +16,8 @@ export interface GradeJob {
   readonly submission: Submission;
   /** POST /grade: served ahead of batch work. */
   readonly interactive: boolean;
+  /** Called when a sandbox starts on it, with where (`bwrap`, or `<host>:<pid> (docker)` for a worker): progress for bars and SSE. */
+  readonly onStart?: (where: string) => void;
 }
 
 /**

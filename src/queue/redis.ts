@@ -59,13 +59,13 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
   }
 
   /** `keep`: seconds a finished job stays so a restarted submitter can collect it (none waits for an HTTP client that left). */
-  async function submit(name: string, jobId: string, data: unknown, opts: JobsOptions & { keep: number }, signal?: AbortSignal): Promise<unknown> {
+  async function submit(name: string, jobId: string, data: unknown, opts: JobsOptions & { keep: number }, signal?: AbortSignal, onProgress?: (d: unknown) => void): Promise<unknown> {
     const prior = await queue.getJob(jobId);
     // A failed job asked for again is a retry; a finished or running one is collected, not graded twice.
     if (prior && (await prior.getState()) === 'failed') await prior.remove().catch(() => undefined);
     const { keep, ...rest } = opts;
     const add = () => queue.add(name, data, { ...rest, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } });
-    return tracker.wait(jobId, add, signal);
+    return tracker.wait(jobId, add, signal, onProgress);
   }
 
   return {
@@ -87,7 +87,11 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
       await storeRubric(job.rubric);
       const data = gradeJobData(job, s.max_job_kb * 1024);
       const id = jobIdOf('g', [job.scope, job.rubric.sha256, job.submission.id, job.submission.sha256]);
-      const value = await submit(JOB.grade, id, data, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal);
+      const onProgress = (d: unknown): void => {
+        const p = d as { worker?: unknown; backend?: unknown } | null;
+        if (typeof p?.worker === 'string' && typeof p.backend === 'string') job.onStart?.(`${p.worker} (${p.backend})`);
+      };
+      const value = await submit(JOB.grade, id, data, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal, onProgress);
       const parsed = ReportSchema.safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`);
       return parsed.data;

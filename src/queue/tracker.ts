@@ -13,11 +13,12 @@ interface Pending {
   /** Adds the job again (the queue lost it: Redis came back without its data). */
   readonly add: () => Promise<unknown>;
   lost: number;
+  readonly onProgress?: ((data: unknown) => void) | undefined;
 }
 
 export interface Tracker {
   /** Adds a job (through `add`) and resolves with its return value, or rejects with its failure. */
-  wait(jobId: string, add: () => Promise<unknown>, signal?: AbortSignal): Promise<unknown>;
+  wait(jobId: string, add: () => Promise<unknown>, signal?: AbortSignal, onProgress?: (data: unknown) => void): Promise<unknown>;
   close(): void;
 }
 
@@ -42,6 +43,9 @@ export function createTracker(queue: Queue, events: QueueEvents, conn: Redis, s:
   };
   events.on('completed', ({ jobId, returnvalue }) => settle(jobId, (p) => p.resolve(returnvalue)));
   events.on('failed', ({ jobId, failedReason }) => settle(jobId, (p) => p.reject(decodeFailure(failedReason, s.max_stalled))));
+  events.on('progress', ({ jobId, data }) => {
+    for (const p of pending.get(jobId) ?? []) p.onProgress?.(data);
+  });
 
   async function check(jobId: string): Promise<void> {
     const state = await queue.getJobState(jobId);
@@ -93,7 +97,7 @@ export function createTracker(queue: Queue, events: QueueEvents, conn: Redis, s:
   timer.unref();
 
   return {
-    wait(jobId, add, signal) {
+    wait(jobId, add, signal, onProgress) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(new EvigradeError('SHUTTING_DOWN', 'interrupted'));
         const onAbort = (): void => settle(jobId, (q) => q.reject(new EvigradeError('SHUTTING_DOWN', 'interrupted; the job stays queued and a re-run collects its result')));
@@ -101,7 +105,7 @@ export function createTracker(queue: Queue, events: QueueEvents, conn: Redis, s:
         const p: Pending = {
           resolve: (v) => { done(); resolve(v); },
           reject: (e) => { done(); reject(e); },
-          add, lost: 0,
+          add, lost: 0, onProgress,
         };
         pending.set(jobId, [...(pending.get(jobId) ?? []), p]);
         signal?.addEventListener('abort', onAbort, { once: true });

@@ -56,6 +56,8 @@ function submissionOf(d: z.infer<typeof GradeJobSchema>['submission'], rubric: R
 
 type Handler = (job: Job, ports: GradePorts, rubricOf: (sha: string) => Promise<Rubric>) => Promise<unknown>;
 
+const workerName = `${hostname()}:${process.pid}`;
+
 const HANDLERS: Record<JobName, Handler> = {
   async [JOB.collect](job, ports, rubricOf): Promise<ExpectedTest[]> {
     const d = CollectJobSchema.safeParse(job.data);
@@ -75,6 +77,8 @@ const HANDLERS: Record<JobName, Handler> = {
       const empty: Submission = { id: d.data.submission.id, files: [], ignored: [], sha256: '' };
       return failedReport(empty, rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
     }
+    // Progress through the queue: the submitter's bar and SSE say where each submission runs.
+    await job.updateProgress({ worker: workerName, backend: ports.sandbox.backend.id }).catch(() => undefined);
     return gradeDeterministic(sub, rubric, d.data.expected, ports);
   },
 };
@@ -98,7 +102,7 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
   const conn = connect(target, 'worker', log);
   // A wrong URL or password fails the start; an outage later is waited out (ioredis reconnects).
   await reachable(conn, target, Math.min(s.unavailable_ms, 10_000));
-  const name = `${hostname()}:${process.pid}`;
+  const name = workerName;
   const rubricOf = rubricCache(conn, s);
   const processor = async (job: Job): Promise<unknown> => {
     const t0 = performance.now();

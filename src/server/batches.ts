@@ -15,8 +15,10 @@ import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
 
 export interface BatchEvent {
-  readonly type: 'submission' | 'done';
+  readonly type: 'started' | 'submission' | 'done';
   readonly submission?: string;
+  /** `started`: where it runs (the backend, or `<host>:<pid> (backend)` for a queue worker). */
+  readonly where?: string;
   readonly status?: string;
   readonly final?: number;
   readonly done: number;
@@ -79,7 +81,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
     }
   };
 
-  async function gradeOne(m: Manifest, sub: string): Promise<Report> {
+  async function gradeOne(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
     const { rubric, expected } = rubrics.get(m.rubric);
     const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as { files: Record<string, string>; error: { code: ErrorCode; message: string } | null };
     let submission: Submission;
@@ -92,7 +94,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
     }
     let det: Report;
     try {
-      det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false }));
+      det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false, onStart }));
     } catch (e) {
       const err = asEvigradeError(e);
       // Draining, or the queue is gone: the submission stays unfinished on disk and is graded later.
@@ -112,7 +114,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let done = m.submissions.length - missing.length;
       for (const sub of missing) {
         pending.push(
-          gradeOne(m, sub).then(async (report) => {
+          gradeOne(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then(async (report) => {
             await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), `${JSON.stringify(report, null, 2)}\n`);
             done++;
             bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });

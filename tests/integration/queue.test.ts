@@ -13,7 +13,7 @@ import type { Rubric } from '../../src/domain/rubric.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type Proc } from '../fakes/worker-proc.js';
+import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type LogLine, type Proc } from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
 
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
@@ -40,7 +40,7 @@ const configFile = ({ url: _u, ...queue }: QueueSettings): string => queueConfig
 function worker(s: QueueSettings, concurrency = 1, url = s.url): Proc {
   return spawnEvigrade(['worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', backend, '--config', configFile(s)]);
 }
-const ready = (p: Proc): Promise<unknown> => p.until((l) => l.msg === 'worker ready');
+const ready = (p: Proc): Promise<LogLine> => p.until((l) => l.msg === 'worker ready');
 
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-q-'));
@@ -52,14 +52,15 @@ function folder(files: Record<string, string>): string {
 }
 
 /** Grades a folder through the Redis queue in this process, counting every report the batch hands out. */
-async function gradeViaRedis(s: QueueSettings, subs: string, out = mkdtempSync(join(tmpdir(), 'evigrade-q-out-')), stop = new AbortController()): Promise<{ reports: Map<string, Report>; doneCalls: string[]; out: string }> {
+async function gradeViaRedis(s: QueueSettings, subs: string, out = mkdtempSync(join(tmpdir(), 'evigrade-q-out-')), stop = new AbortController()): Promise<{ reports: Map<string, Report>; doneCalls: string[]; out: string; where: Map<string, string> }> {
   const queue = await openRedisQueue(s, silent);
   const doneCalls: string[] = [];
+  const where = new Map<string, string>();
   try {
     const expected = await queue.collect(rubric);
     const res = await gradeBatch(rubric, expected, { submissionsDir: subs, outDir: out, force: false },
-      { queue, judge: null, now: () => new Date(), tools: {} }, { start: () => undefined, done: (id) => doneCalls.push(id) }, stop.signal);
-    return { reports: new Map(res.reports.map((r) => [r.submission.id, r])), doneCalls, out };
+      { queue, judge: null, now: () => new Date(), tools: {} }, { start: () => undefined, started: (id, w) => where.set(id, w), done: (id) => doneCalls.push(id) }, stop.signal);
+    return { reports: new Map(res.reports.map((r) => [r.submission.id, r])), doneCalls, out, where };
   } finally {
     await queue.close();
   }
@@ -112,11 +113,13 @@ describe('BullMQ workers on Redis', () => {
     const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}.js`, slow(400)])));
     const s = settings();
     const [w1, w2] = [worker(s), worker(s)];
-    await Promise.all([ready(w1), ready(w2)]);
-    const { reports, doneCalls } = await gradeViaRedis(s, subs);
+    const names = (await Promise.all([ready(w1), ready(w2)])).map((l) => `${String(l.worker)} (${backend})`);
+    const { reports, doneCalls, where } = await gradeViaRedis(s, subs);
     await Promise.all([kill(w1, 'SIGTERM'), kill(w2, 'SIGTERM')]);
     const graded = [...doneJobs(w1), ...doneJobs(w2)].map((l) => l.job);
     expect([doneJobs(w1).length > 0, doneJobs(w2).length > 0, graded.length, new Set(graded).size]).toEqual([true, true, 6, 6]);
+    // Progress came back through the queue: each submission says which worker ran it.
+    expect([where.size, [...new Set(where.values())].sort()]).toEqual([6, names.sort()]);
     expect([doneCalls.sort(), Object.values(summaryOf(reports))]).toEqual([['s0', 's1', 's2', 's3', 's4', 's5'], Array(6).fill(['graded', '11/11'])]);
   });
 

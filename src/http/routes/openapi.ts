@@ -25,7 +25,7 @@ export function openapiDocument(): Record<string, unknown> {
       '/rubrics/{id}': { get: { summary: 'One rubric (public fields only)', parameters: byId, responses: { '200': { description: 'rubric' }, '404': json('Error') } } },
       '/batches': { post: { summary: 'Start a batch', requestBody: json('BatchRequest'), responses: { '202': { description: 'accepted', ...json('BatchStatus') }, ...errors } } },
       '/batches/{id}': { get: { summary: 'Batch progress', parameters: byId, responses: { '200': json('BatchStatus'), '404': json('Error') } } },
-      '/batches/{id}/events': { get: { summary: 'Server-sent events: progress, submission, done', parameters: byId, responses: { '200': { description: 'text/event-stream' } } } },
+      '/batches/{id}/events': { get: { summary: 'Server-sent events: progress, started (where each submission runs), submission, done', parameters: byId, responses: { '200': { description: 'text/event-stream' } } } },
       '/batches/{id}/reports/{submission}': { get: { summary: 'One report of a batch', parameters: [...byId, { name: 'submission', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': json('Report'), '404': json('Error') } } },
       '/batches/{id}/summary': { get: { summary: 'Batch summary', parameters: byId, responses: { '200': json('Summary') } } },
       '/healthz': { get: { security: [], summary: 'Liveness', responses: { '200': { description: 'ok' } } } },
