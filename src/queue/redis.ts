@@ -59,12 +59,18 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
   }
 
   /** `keep`: seconds a finished job stays so a restarted submitter can collect it (none waits for an HTTP client that left). */
-  async function submit(name: string, jobId: string, data: unknown, opts: JobsOptions & { keep: number }, signal?: AbortSignal, onProgress?: (d: unknown) => void): Promise<unknown> {
+  async function submit(name: string, jobId: string, data: unknown, rubric: Rubric, opts: JobsOptions & { keep: number }, signal?: AbortSignal, onProgress?: (d: unknown) => void): Promise<unknown> {
     const prior = await queue.getJob(jobId);
     // A failed job asked for again is a retry; a finished or running one is collected, not graded twice.
     if (prior && (await prior.getState()) === 'failed') await prior.remove().catch(() => undefined);
     const { keep, ...rest } = opts;
-    const add = () => queue.add(name, data, { ...rest, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } });
+    let adds = 0;
+    const add = async (): Promise<unknown> => {
+      // Added again only when Redis lost the job (a restart without its data): then it lost the rubric too.
+      if (adds++ > 0) stored.delete(rubric.sha256);
+      await storeRubric(rubric);
+      return queue.add(name, data, { ...rest, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } });
+    };
     return tracker.wait(jobId, add, signal, onProgress);
   }
 
@@ -73,8 +79,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
     capacity: s.in_flight,
     label: 'redis',
     async collect(rubric) {
-      await storeRubric(rubric);
-      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, { keep: s.keep_s }).catch((e: unknown) => {
+      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, rubric, { keep: s.keep_s }).catch((e: unknown) => {
         // The worker names the rubric by its queue key; the user knows it by its file.
         if (e instanceof EvigradeError) throw new EvigradeError(e.code, e.message.replaceAll(`redis:rubric:${rubric.sha256}`, rubric.path), e.details);
         throw e;
@@ -84,14 +89,13 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
       return parsed.data as ExpectedTest[];
     },
     async grade(job, signal): Promise<Report> {
-      await storeRubric(job.rubric);
       const data = gradeJobData(job, s.max_job_kb * 1024);
       const id = jobIdOf('g', [job.scope, job.rubric.sha256, job.submission.id, job.submission.sha256]);
       const onProgress = (d: unknown): void => {
         const p = d as { worker?: unknown; backend?: unknown } | null;
         if (typeof p?.worker === 'string' && typeof p.backend === 'string') job.onStart?.(`${p.worker} (${p.backend})`);
       };
-      const value = await submit(JOB.grade, id, data, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal, onProgress);
+      const value = await submit(JOB.grade, id, data, job.rubric, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal, onProgress);
       const parsed = ReportSchema.safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`);
       return parsed.data;

@@ -14,7 +14,7 @@ import type { Rubric } from '../../src/domain/rubric.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, queueConfig, spawnEvigrade, type Proc } from '../fakes/worker-proc.js';
+import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type Proc } from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
 
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
@@ -69,6 +69,32 @@ describe('queue reliability', () => {
     } finally {
       await queue.close();
       await kill(w, 'SIGTERM');
+    }
+  });
+
+  it('a Redis restart that lost everything (no persistence) is survived: lost jobs and their rubric are added again', async () => {
+    const volatile = await startRedis();
+    const subs = mkdtempSync(join(tmpdir(), 'evigrade-qv-'));
+    for (let i = 0; i < 3; i++) writeFileSync(join(subs, `v${i}.js`), slow(1200));
+    const s = { ...settings(), url: volatile.url };
+    const w = worker(s);
+    await w.until((l) => l.msg === 'worker ready');
+    const queue = await openRedisQueue(s, silent);
+    const out = mkdtempSync(join(tmpdir(), 'evigrade-qv-out-'));
+    try {
+      const expected = await queue.collect(rubric);
+      const batch = gradeBatch(rubric, expected, { submissionsDir: subs, outDir: out, force: false }, { queue, judge: null, now: () => new Date(), tools: {} },
+        { start: () => undefined, done: () => undefined }, new AbortController().signal);
+      await w.until((l) => l.msg === 'job started' && l.kind === 'grade');
+      await volatile.restart(300);
+      const res = await batch;
+      expect(res.reports.map((r) => [r.submission.id, r.status, r.errors.map((e) => e.code)]).sort()).toEqual([['v0', 'graded', []], ['v1', 'graded', []], ['v2', 'graded', []]]);
+      // The job that was running when Redis forgot it ran again; the worker itself lived through it.
+      expect([startedJobs(w).length >= 4, w.child.exitCode]).toEqual([true, null]);
+    } finally {
+      await queue.close();
+      await kill(w, 'SIGTERM');
+      await volatile.stop();
     }
   });
 
