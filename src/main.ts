@@ -55,6 +55,8 @@ function tools(): Record<string, string> {
  */
 async function withGrading<T>(opts: { url: string | null; config: Config; choice: SandboxChoice; concurrency: number; log: Logger }, fn: (queue: GradeQueue) => Promise<T>): Promise<T> {
   if (opts.url) {
+    // Workers choose their own sandbox (and never run unsandboxed); say so rather than ignore the flag.
+    if (opts.choice !== 'auto') opts.log.warn({ sandbox: opts.choice }, 'the sandbox choice has no effect with a job queue: each worker uses its own');
     const queue = await openRedisQueue({ ...opts.config.queue, url: opts.url }, opts.log);
     try {
       return await fn(queue);
