@@ -126,7 +126,14 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
     connection: conn, prefix: s.prefix, concurrency, name,
     lockDuration: s.lock_ms, stalledInterval: s.stalled_interval_ms, maxStalledCount: s.max_stalled,
   });
-  worker.on('error', () => undefined); // connection trouble is logged once per outage by connect()
+  // Connection trouble is logged once per outage by connect(); BullMQ's own errors (a lost lock...) once a minute each.
+  const seen = new Map<string, number>();
+  worker.on('error', (e: Error) => {
+    if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection is closed|WRONGPASS|NOAUTH/.test(e.message)) return;
+    if (Date.now() - (seen.get(e.message) ?? 0) < 60_000) return;
+    seen.set(e.message, Date.now());
+    log.warn({ err: e.message }, 'queue error');
+  });
   await worker.waitUntilReady();
   log.info({ queue: target.redacted, name: s.name, prefix: s.prefix, worker: name, concurrency, backend: ports.sandbox.backend.id }, 'worker ready');
   const stop = async (force: boolean): Promise<void> => {
