@@ -131,6 +131,7 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
   worker.on('error', (e: Error) => {
     if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection is closed|WRONGPASS|NOAUTH/.test(e.message)) return;
     if (Date.now() - (seen.get(e.message) ?? 0) < 60_000) return;
+    if (seen.size > 1000) seen.clear();
     seen.set(e.message, Date.now());
     log.warn({ err: e.message }, 'queue error');
   });
