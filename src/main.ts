@@ -8,7 +8,8 @@ import { createAnalysisPool } from './adapters/analysis/pool.js';
 import { readSubmission } from './adapters/fs/intake.js';
 import { loadConfig } from './adapters/fs/config-loader.js';
 import { loadRubric } from './adapters/fs/rubric-loader.js';
-import { createJudgePort } from './judges/port.js';
+import { createJudgePort, type JudgePort } from './judges/port.js';
+import type { JudgeSpec } from './domain/judge.js';
 import { killAllJobs } from './adapters/sandbox/process-runner.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from './adapters/sandbox/registry.js';
 import { gradeBatch, type BatchPorts } from './batch.js';
@@ -84,20 +85,21 @@ async function withSandbox<T>(choice: SandboxChoice, concurrency: number, fn: (s
   }
 }
 
+/** The judge chain; on a job queue its calls are spaced across every submitter (one rate budget). */
+function judgeFor(args: { noLlm: boolean; judges: JudgeSpec[] | null }, config: Config, queue: GradeQueue): JudgePort {
+  const setup = { disabled: args.noLlm ? 'disabled with --no-llm' : null, cliSpecs: args.judges, config, env: { hfToken: process.env.HF_TOKEN || null } };
+  return createJudgePort(queue.pace ? { ...setup, pace: queue.pace } : setup);
+}
+
 async function gradeCommand(argv: string[]): Promise<number> {
   const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
   const tty = process.stderr.isTTY === true;
   const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
   const rubric = await loadRubric(args.rubric);
   const config = await loadConfig(args.config);
-  const judge = createJudgePort({
-    disabled: args.noLlm ? 'disabled with --no-llm' : null,
-    cliSpecs: args.judges,
-    config,
-    env: { hfToken: process.env.HF_TOKEN || null },
-  });
   const url = args.queueUrl ?? config.queue.url;
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
+    const judge = judgeFor(args, config, queue);
     log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
     const expected = await queue.collect(rubric);
     const controller = new AbortController();
@@ -153,11 +155,10 @@ async function serveCommand(argv: string[]): Promise<number> {
   const config = await loadConfig(args.config);
   if (config.api_keys.length === 0) throw new EvigradeError('CONFIG_INVALID', 'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file');
   const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
-  const judge = createJudgePort({ disabled: args.noLlm ? 'disabled with --no-llm' : null, cliSpecs: args.judges, config, env: { hfToken: process.env.HF_TOKEN || null } });
   const url = args.queueUrl ?? config.queue.url;
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
     const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
-    const ports: BatchPorts = { queue, judge, now: () => new Date(), tools: tools() };
+    const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), now: () => new Date(), tools: tools() };
     const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
     const batches = createBatchService(args.data, rubrics, slots, ports);
     const app = await buildApp({

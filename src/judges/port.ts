@@ -6,7 +6,7 @@ import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import { skippedJudgement, type Judgement } from '../stages/judgement.js';
 import { buildPrompt } from '../stages/prompt.js';
-import { createLimiter } from '../util/limiter.js';
+import { createLimiter, type Pace } from '../util/limiter.js';
 import { runChain, type ChainDeps } from './chain.js';
 import { resolveChain, type ResolvedChain } from './registry.js';
 import type { JudgeEnv } from './types.js';
@@ -23,6 +23,8 @@ export interface JudgeSetup {
   readonly config: Pick<Config, 'judges' | 'judge'>;
   readonly env: JudgeEnv;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Shared spacing of judge calls across submitters (from the job queue), if any. */
+  readonly pace?: Pace;
 }
 
 const DEFAULTS = DEFAULT_JUDGE_CHAIN.map((s) => JudgeSpecSchema.parse(s));
@@ -37,7 +39,7 @@ function skipReason(chain: ResolvedChain): string {
 export function createJudgePort(setup: JudgeSetup): JudgePort {
   const sleep = setup.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const c = setup.config.judge;
-  const limiter = createLimiter(c.concurrency, c.rate_per_minute, sleep);
+  const limiter = createLimiter(c.concurrency, c.rate_per_minute, sleep, setup.pace);
   const cache = createJudgeCache(c.cache_dir);
   const chains = new Map<string, ResolvedChain>();
   const chainFor = (rubric: Rubric): ResolvedChain => {

@@ -2,6 +2,7 @@ import type { Report } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import type { ExpectedTest } from '../stages/test-run.js';
+import type { Pace } from '../util/limiter.js';
 
 /** One submission to grade deterministically (sandboxed tests, lint, metrics); the judge comes after, on the submitting side. */
 export interface GradeJob {
@@ -35,6 +36,8 @@ export interface GradeQueue {
   collect(rubric: Rubric): Promise<ExpectedTest[]>;
   /** The deterministic report; throws (an EvigradeError) when grading failed for a machine reason. */
   grade(job: GradeJob, signal?: AbortSignal): Promise<Report>;
+  /** Spacing of judge calls shared by every submitter on this queue (`judge.rate_per_minute` becomes one deployment-wide budget). */
+  readonly pace?: Pace;
   /** For /readyz: can jobs be graded now, and what grades them. */
   health(): Promise<{ ready: boolean } & Record<string, unknown>>;
   close(): Promise<void>;

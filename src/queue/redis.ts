@@ -10,6 +10,7 @@ import { canonicalJson, sha256 } from '../util/hash.js';
 import { connect, JOB, reachable, rubricKey, type QueueSettings } from './bull.js';
 import type { GradeJob, GradeQueue } from './port.js';
 import { redisTarget } from './redis-url.js';
+import { sharedPace } from './pace.js';
 import { createTracker } from './tracker.js';
 
 /** Batch work is prioritised below interactive requests and rubric collection (BullMQ serves un-prioritised jobs first). */
@@ -78,6 +79,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
     kind: 'redis',
     capacity: s.in_flight,
     label: 'redis',
+    pace: sharedPace(conn, `${s.prefix}:judge:next-start`),
     async collect(rubric) {
       const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, rubric, { keep: s.keep_s }).catch((e: unknown) => {
         // The worker names the rubric by its queue key; the user knows it by its file.

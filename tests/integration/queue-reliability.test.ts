@@ -13,6 +13,7 @@ import type { Report } from '../../src/domain/report.js';
 import type { Rubric } from '../../src/domain/rubric.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
+import { createLimiter, type Limiter } from '../../src/util/limiter.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
 import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type Proc } from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
@@ -136,6 +137,24 @@ describe('queue reliability', () => {
     } finally {
       await queue.close();
       await kill(w, 'SIGTERM');
+    }
+  });
+
+  it('judge calls are spaced across submitters sharing a queue: one rate budget, on Redis’s clock', async () => {
+    const [a, b] = [await openRedisQueue(settings({ prefix: 'pace' }), silent), await openRedisQueue(settings({ prefix: 'pace' }), silent)];
+    try {
+      // 600 a minute = one start every 100 ms for the whole deployment, whichever submitter asks.
+      const waits: number[] = [];
+      const record = async (ms: number): Promise<void> => void waits.push(ms);
+      const limiters = [createLimiter(8, 600, record, a.pace), createLimiter(8, 600, record, b.pace)];
+      await Promise.all(Array.from({ length: 10 }, (_, i) => (limiters[i % 2] as Limiter).run(async () => undefined)));
+      const sorted = waits.sort((x, y) => x - y);
+      // The first start waits for nothing; each next one an interval more (less the few ms the calls took).
+      // Two local limiters would each wait 100, 200, 300, 400 ms instead.
+      expect([sorted.length, sorted.every((w, i) => Math.abs(w - 100 * (i + 1)) < 60)]).toEqual([9, true]);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 
