@@ -105,8 +105,8 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
     const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
     const job = { scope, rubric, expected, submission: sub, interactive: false, onStart: (where: string) => events.started?.(e.id, where) };
     return { report: await ports.queue.grade(job, signal), reused: false, sub };
-  } catch (e) {
-    const err = asEvigradeError(e);
+  } catch (caught) {
+    const err = asEvigradeError(caught);
     // Not this submission's fault: stop the batch (reports so far stay; a re-run continues).
     if (err.code === 'QUEUE_UNAVAILABLE') throw err;
     return fail(sub, err);

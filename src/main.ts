@@ -122,6 +122,7 @@ async function gradeCommand(argv: string[]): Promise<number> {
       if (res.interrupted) return EXIT.interrupted;
       return errored > 0 ? EXIT.someErrored : EXIT.ok;
     } finally {
+      progress.stop(); // also when the batch stops on an error (the bar must not hide the message)
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
     }
