@@ -209,6 +209,8 @@ async function workerCommand(argv: string[]): Promise<number> {
       process.on('SIGINT', stop);
     });
     log.info('stopped');
+    // BullMQ may keep reconnect timers alive after a close with Redis gone: do not outlive the drain for them.
+    setTimeout(() => process.exit(process.exitCode ?? EXIT.ok), 3000).unref();
     return EXIT.ok;
   });
 }

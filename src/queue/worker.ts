@@ -83,6 +83,19 @@ const HANDLERS: Record<JobName, Handler> = {
   },
 };
 
+/** Resolves once the connection has not been ready for `ms` on end (polled). */
+function unreachableFor(conn: Redis, ms: number): { promise: Promise<void>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => {
+    let since: number | null = null;
+    timer = setInterval(() => {
+      since = conn.status === 'ready' ? null : (since ?? Date.now());
+      if (since !== null && Date.now() - since >= ms) resolve();
+    }, 250);
+  });
+  return { promise, cancel: () => clearInterval(timer) };
+}
+
 export interface WorkerHandle {
   readonly name: string;
   /** Stops taking jobs and resolves when the running ones have finished (SIGTERM). */
@@ -138,7 +151,10 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
   await worker.waitUntilReady();
   log.info({ queue: target.redacted, name: s.name, prefix: s.prefix, worker: name, concurrency, backend: ports.sandbox.backend.id }, 'worker ready');
   const stop = async (force: boolean): Promise<void> => {
-    await worker.close(force);
+    const gone = unreachableFor(conn, force ? 0 : 5000);
+    // With Redis gone, close() would wait forever for a connection to say goodbye on; the jobs are the queue's to recover.
+    await Promise.race([worker.close(force), gone.promise]);
+    gone.cancel();
     conn.disconnect();
   };
   return { name, drain: () => stop(false), abort: () => stop(true) };

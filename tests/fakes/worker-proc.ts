@@ -28,8 +28,17 @@ export function queueConfig(queue: Record<string, unknown>): string {
   return file;
 }
 
+const spawned = new Set<ChildProcess>();
+
+/** SIGKILLs every process a test started and did not stop (a failed assertion skips its own cleanup). */
+export function killStragglers(): void {
+  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  spawned.clear();
+}
+
 export function spawnEvigrade(args: string[], env: NodeJS.ProcessEnv = {}): Proc {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
+  spawned.add(child);
   const lines: LogLine[] = [];
   let raw = '';
   let partial = '';

@@ -10,7 +10,7 @@ import type { Report } from '../../src/domain/report.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { gradeJobData, openRedisQueue, rubricWire } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { kill, queueConfig, spawnEvigrade, type Proc } from '../fakes/worker-proc.js';
+import { kill, killStragglers, type Proc, queueConfig, spawnEvigrade } from '../fakes/worker-proc.js';
 import { inlineRubric, inlineSubmission, isolatingBackends } from '../helpers.js';
 
 const PASSWORD = 'hunter2-control-plane-secret';
@@ -21,7 +21,10 @@ let redis: RedisServer;
 beforeAll(async () => {
   redis = await startRedis({ password: PASSWORD, anyAddress: true });
 });
-afterAll(async () => redis?.stop());
+afterAll(async () => {
+  killStragglers();
+  await redis?.stop();
+});
 
 const settings = (name: string): QueueSettings => ({ ...ConfigSchema.parse({}).queue, url: redis.url, name, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000 });
 function worker(s: QueueSettings, backend: string): Proc {

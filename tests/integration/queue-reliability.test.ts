@@ -15,7 +15,7 @@ import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
 import { createLimiter, type Limiter } from '../../src/util/limiter.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type Proc } from '../fakes/worker-proc.js';
+import { doneJobs, kill, killStragglers, type Proc, queueConfig, spawnEvigrade, startedJobs } from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
 
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
@@ -29,7 +29,10 @@ let rubric: Rubric;
 beforeAll(async () => {
   [redis, backend, rubric] = await Promise.all([startRedis({ persist: true }), firstBackend(), loadRubric(LEAP)]);
 });
-afterAll(async () => redis?.stop());
+afterAll(async () => {
+  killStragglers();
+  await redis?.stop();
+});
 
 let n = 0;
 const settings = (over: Partial<QueueSettings> = {}): QueueSettings =>
@@ -97,6 +100,18 @@ describe('queue reliability', () => {
       await kill(w, 'SIGTERM');
       await volatile.stop();
     }
+  });
+
+  it('a worker whose Redis is gone still stops on SIGTERM (exit 0) instead of waiting for it forever', async () => {
+    const gone = await startRedis();
+    const s = { ...settings(), url: gone.url };
+    const w = worker(s);
+    await w.until((l) => l.msg === 'worker ready');
+    await gone.stop();
+    await w.until((l) => l.msg === 'job queue connection lost; reconnecting');
+    w.child.kill('SIGTERM');
+    const exit = await Promise.race([w.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
+    expect([exit === 'hung' ? 'hung' : exit.code, w.lines.some((l) => l.msg === 'stopped')]).toEqual([0, true]);
   });
 
   it('an unreachable Redis is a clear QUEUE_UNAVAILABLE naming the redacted URL (library and CLI exit 4)', async () => {

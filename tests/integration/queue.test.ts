@@ -13,7 +13,7 @@ import type { Rubric } from '../../src/domain/rubric.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, queueConfig, spawnEvigrade, startedJobs, type LogLine, type Proc } from '../fakes/worker-proc.js';
+import { doneJobs, kill, killStragglers, type LogLine, type Proc, queueConfig, spawnEvigrade, startedJobs } from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
 
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
@@ -29,7 +29,10 @@ let queueNo = 0;
 beforeAll(async () => {
   [redis, backend, rubric] = await Promise.all([startRedis(), firstBackend(), loadRubric(LEAP)]);
 });
-afterAll(async () => redis?.stop());
+afterAll(async () => {
+  killStragglers();
+  await redis?.stop();
+});
 
 /** Fast failure detection for tests: a 2 s lock, checked every second. Each test has its own queue name. */
 function settings(over: Partial<QueueSettings> = {}): QueueSettings {
