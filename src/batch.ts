@@ -7,7 +7,7 @@ import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
 import { ReportSchema, type Report } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
-import type { Submission } from './domain/submission.js';
+import { emptySubmission, type Submission } from './domain/submission.js';
 import type { JudgePort } from './judges/port.js';
 import { asEvigradeError, failedReport, judgeReport } from './pipeline.js';
 import type { GradeQueue } from './queue/port.js';
@@ -76,7 +76,6 @@ async function reusable(path: string, rubric: Rubric, sub: Submission): Promise<
   }
 }
 
-const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [], sha256: '' });
 
 type Graded = { report: Report; reused: boolean; sub: Submission | null };
 

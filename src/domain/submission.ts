@@ -16,3 +16,6 @@ export interface Submission {
   /** Files present but deliberately not given to the job (package configs, node_modules...). */
   readonly ignored: readonly string[];
 }
+
+/** The submission of a report whose files never made it through intake. */
+export const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [], sha256: '' });

@@ -2,12 +2,12 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { buildRubric } from '../adapters/fs/rubric-loader.js';
+import { buildRubric, formatZodIssues } from '../adapters/fs/rubric-loader.js';
 import { EvigradeError, isSubmissionError } from '../domain/errors.js';
 import { CollectJobSchema, GradeJobSchema, RubricWireSchema } from '../domain/queue.js';
 import type { Report } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
-import type { Submission } from '../domain/submission.js';
+import { emptySubmission, type Submission } from '../domain/submission.js';
 import { asEvigradeError, collectExpected, failedReport, gradeDeterministic, type GradePorts } from '../pipeline.js';
 import { submissionFromMap } from '../stages/intake-map.js';
 import type { ExpectedTest } from '../stages/test-run.js';
@@ -19,8 +19,7 @@ import type { z } from 'zod';
 /** Codes no retry can fix: the job itself is wrong, not the machine. */
 const FINAL = new Set(['JOB_INVALID', 'RUBRIC_INVALID', 'RUBRIC_TESTS_INVALID']);
 
-const invalid = (what: string, issues: readonly z.core.$ZodIssue[]): EvigradeError =>
-  new EvigradeError('JOB_INVALID', `${what}: ${issues.slice(0, 5).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);
+const invalid = (what: string, issues: readonly z.core.$ZodIssue[]): EvigradeError => new EvigradeError('JOB_INVALID', formatZodIssues(what, issues.slice(0, 5)));
 
 /** Rubrics by content hash, fetched once, rebuilt through the rubric loader's own validation, hash checked. */
 function rubricCache(conn: Redis, s: QueueSettings): (sha: string) => Promise<Rubric> {
@@ -74,8 +73,7 @@ const HANDLERS: Record<JobName, Handler> = {
     } catch (e) {
       const err = asEvigradeError(e);
       if (!isSubmissionError(err.code)) throw err;
-      const empty: Submission = { id: d.data.submission.id, files: [], ignored: [], sha256: '' };
-      return failedReport(empty, rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
+      return failedReport(emptySubmission(d.data.submission.id), rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
     }
     // Progress through the queue: the submitter's bar and SSE say where each submission runs.
     await job.updateProgress({ worker: workerName, backend: ports.sandbox.backend.id }).catch(() => undefined);

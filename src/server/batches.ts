@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchRequest, BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import { ReportSchema, type Report, type Summary } from '../domain/report.js';
-import type { Submission } from '../domain/submission.js';
+import { emptySubmission, type Submission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
 import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
 import { submissionFromMap } from '../stages/intake-map.js';
@@ -89,8 +89,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       if (input.error) throw new EvigradeError(input.error.code, input.error.message);
       submission = submissionFromMap(input.files, sub, rubric.spec.limits);
     } catch (e) {
-      const empty: Submission = { id: sub, files: [], ignored: [], sha256: '' };
-      return failedReport(empty, rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
+      return failedReport(emptySubmission(sub), rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
     }
     let det: Report;
     try {
