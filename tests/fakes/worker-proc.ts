@@ -4,9 +4,20 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { ConfigSchema } from '../../src/domain/config.js';
+import type { QueueSettings } from '../../src/queue/bull.js';
 import { ROOT } from '../helpers.js';
 
 export const BIN = join(ROOT, 'bin', 'evigrade.js');
+
+/** The queue tests' rubric and submissions: correct, or correct after `ms` of busy work at load (long enough to be caught mid-job). */
+export const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
+export const LEAP_CORRECT = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
+export const slowLeap = (ms: number): string => `const t = Date.now(); while (Date.now() - t < ${ms}); ${LEAP_CORRECT}`;
+
+/** Fast failure detection for tests: a 2 s lock, checked every second; a lost queue is an error after 30 s. */
+export const testQueueSettings = (url: string, name: string, over: Partial<QueueSettings> = {}): QueueSettings =>
+  ({ ...ConfigSchema.parse({}).queue, url, name, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000, ...over });
 
 export type LogLine = Record<string, unknown> & { msg?: string };
 
@@ -34,6 +45,13 @@ const spawned = new Set<ChildProcess>();
 export function killStragglers(): void {
   for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   spawned.clear();
+}
+
+/** The settings as a config file (the URL goes on the command line, as an operator would pass it). */
+export const configFileOf = ({ url: _u, ...queue }: QueueSettings): string => queueConfig(queue);
+
+export function spawnWorker(s: QueueSettings, backend: string, concurrency = 1, url = s.url): Proc {
+  return spawnEvigrade(['worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', backend, '--config', configFileOf(s)]);
 }
 
 export function spawnEvigrade(args: string[], env: NodeJS.ProcessEnv = {}): Proc {

@@ -5,12 +5,11 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/domain/config.js';
 import type { Report } from '../../src/domain/report.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { gradeJobData, openRedisQueue, rubricWire } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { kill, killStragglers, type Proc, queueConfig, spawnEvigrade } from '../fakes/worker-proc.js';
+import { kill, killStragglers, type Proc, spawnEvigrade, spawnWorker, testQueueSettings } from '../fakes/worker-proc.js';
 import { inlineRubric, inlineSubmission, isolatingBackends } from '../helpers.js';
 
 const PASSWORD = 'hunter2-control-plane-secret';
@@ -26,11 +25,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const settings = (name: string): QueueSettings => ({ ...ConfigSchema.parse({}).queue, url: redis.url, name, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000 });
-function worker(s: QueueSettings, backend: string): Proc {
-  const { url, ...queue } = s;
-  return spawnEvigrade(['worker', '--queue', url, '--concurrency', '1', '--sandbox', backend, '--config', queueConfig(queue)]);
-}
+const settings = (name: string): QueueSettings => testQueueSettings(redis.url, name);
+const worker = (s: QueueSettings, backend: string): Proc => spawnWorker(s, backend);
 
 // The student's code tries Redis on loopback and on every address of the host, and says what happened.
 const PROBE = `const net = require('node:net');

@@ -7,7 +7,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
 import { gradeBatch } from '../../src/batch.js';
-import { ConfigSchema } from '../../src/domain/config.js';
 import { EvigradeError } from '../../src/domain/errors.js';
 import type { Report } from '../../src/domain/report.js';
 import type { Rubric } from '../../src/domain/rubric.js';
@@ -15,12 +14,9 @@ import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
 import { createLimiter, type Limiter } from '../../src/util/limiter.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, killStragglers, type Proc, queueConfig, spawnEvigrade, startedJobs } from '../fakes/worker-proc.js';
+import { configFileOf, doneJobs, kill, killStragglers, LEAP, LEAP_CORRECT, type Proc, slowLeap, spawnEvigrade, spawnWorker, startedJobs, testQueueSettings } from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
 
-const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
-const CORRECT = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
-const slow = (ms: number): string => `const t = Date.now(); while (Date.now() - t < ${ms}); ${CORRECT}`;
 const silent = pino({ level: 'silent' });
 
 let redis: RedisServer;
@@ -35,12 +31,8 @@ afterAll(async () => {
 });
 
 let n = 0;
-const settings = (over: Partial<QueueSettings> = {}): QueueSettings =>
-  ({ ...ConfigSchema.parse({}).queue, url: redis.url, name: `r${++n}`, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000, ...over });
-function worker(s: QueueSettings): Proc {
-  const { url, ...queue } = s;
-  return spawnEvigrade(['worker', '--queue', url, '--concurrency', '1', '--sandbox', backend, '--config', queueConfig(queue)]);
-}
+const settings = (over: Partial<QueueSettings> = {}): QueueSettings => testQueueSettings(redis.url, `r${++n}`, over);
+const worker = (s: QueueSettings): Proc => spawnWorker(s, backend);
 
 /** A port nothing listens on. */
 const closedPort = async (): Promise<number> => {
@@ -52,7 +44,7 @@ const closedPort = async (): Promise<number> => {
 describe('queue reliability', () => {
   it('a Redis restart mid-batch (append-only file on) is survived: every report arrives once', async () => {
     const subs = mkdtempSync(join(tmpdir(), 'evigrade-qr-'));
-    for (let i = 0; i < 4; i++) writeFileSync(join(subs, `r${i}.js`), slow(800));
+    for (let i = 0; i < 4; i++) writeFileSync(join(subs, `r${i}.js`), slowLeap(800));
     const s = settings();
     const w = worker(s);
     await w.until((l) => l.msg === 'worker ready');
@@ -79,7 +71,7 @@ describe('queue reliability', () => {
   it('a Redis restart that lost everything (no persistence) is survived: lost jobs and their rubric are added again', async () => {
     const volatile = await startRedis();
     const subs = mkdtempSync(join(tmpdir(), 'evigrade-qv-'));
-    for (let i = 0; i < 3; i++) writeFileSync(join(subs, `v${i}.js`), slow(1200));
+    for (let i = 0; i < 3; i++) writeFileSync(join(subs, `v${i}.js`), slowLeap(1200));
     const s = { ...settings(), url: volatile.url };
     const w = worker(s);
     await w.until((l) => l.msg === 'worker ready');
@@ -177,17 +169,16 @@ describe('queue reliability', () => {
     const s = settings();
     const w = worker(s);
     await w.until((l) => l.msg === 'worker ready');
-    const { url, ...queue } = s;
     const key = 'queue-test-key-0123456789';
-    const srv = spawnEvigrade(['serve', '--port', '0', '--rubrics', join(ROOT, 'rubrics'), '--data', mkdtempSync(join(tmpdir(), 'evigrade-qs-')), '--queue', url, '--config', queueConfig(queue), '--no-llm'], { EVIGRADE_API_KEYS: key });
+    const srv = spawnEvigrade(['serve', '--port', '0', '--rubrics', join(ROOT, 'rubrics'), '--data', mkdtempSync(join(tmpdir(), 'evigrade-qs-')), '--queue', s.url, '--config', configFileOf(s), '--no-llm'], { EVIGRADE_API_KEYS: key });
     try {
       const port = (await srv.until((l) => l.msg === 'listening')).port as number;
       const call = async (path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
         const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
         return { status: res.status, json: (await res.json()) as Record<string, unknown> };
       };
-      const one = await call('/grade', { rubric: 'leap', files: { 'leap.js': CORRECT } });
-      const batch = await call('/batches', { rubric: 'leap', submissions: [{ id: 'a', files: { 'leap.js': CORRECT } }, { id: 'b', files: { 'leap.js': 'export const isLeap = () => true;\n' } }] });
+      const one = await call('/grade', { rubric: 'leap', files: { 'leap.js': LEAP_CORRECT } });
+      const batch = await call('/batches', { rubric: 'leap', submissions: [{ id: 'a', files: { 'leap.js': LEAP_CORRECT } }, { id: 'b', files: { 'leap.js': 'export const isLeap = () => true;\n' } }] });
       let status = batch.json;
       for (let i = 0; i < 100 && status.state !== 'done'; i++) {
         await new Promise((r) => setTimeout(r, 200));

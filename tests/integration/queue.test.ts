@@ -7,19 +7,14 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
 import { gradeBatch } from '../../src/batch.js';
-import { ConfigSchema } from '../../src/domain/config.js';
 import { ReportSchema, type Report } from '../../src/domain/report.js';
 import type { Rubric } from '../../src/domain/rubric.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { openRedisQueue } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, killStragglers, type LogLine, type Proc, queueConfig, spawnEvigrade, startedJobs } from '../fakes/worker-proc.js';
-import { firstBackend, ROOT } from '../helpers.js';
+import { configFileOf, doneJobs, kill, killStragglers, LEAP, LEAP_CORRECT, type LogLine, type Proc, slowLeap, spawnEvigrade, spawnWorker, startedJobs, testQueueSettings } from '../fakes/worker-proc.js';
+import { firstBackend } from '../helpers.js';
 
-const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
-const CORRECT = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
-/** Correct, after `ms` of busy work at load: long enough to be caught mid-job. */
-const slow = (ms: number): string => `const t = Date.now(); while (Date.now() - t < ${ms}); ${CORRECT}`;
 const silent = pino({ level: 'silent' });
 
 let redis: RedisServer;
@@ -34,15 +29,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Fast failure detection for tests: a 2 s lock, checked every second. Each test has its own queue name. */
-function settings(over: Partial<QueueSettings> = {}): QueueSettings {
-  return { ...ConfigSchema.parse({}).queue, url: redis.url, name: `t${++queueNo}`, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000, ...over };
-}
-/** The settings as a config file (the URL goes on the command line, as an operator would pass it). */
-const configFile = ({ url: _u, ...queue }: QueueSettings): string => queueConfig(queue);
-function worker(s: QueueSettings, concurrency = 1, url = s.url): Proc {
-  return spawnEvigrade(['worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', backend, '--config', configFile(s)]);
-}
+const settings = (over: Partial<QueueSettings> = {}): QueueSettings => testQueueSettings(redis.url, `t${++queueNo}`, over);
+const worker = (s: QueueSettings, concurrency = 1): Proc => spawnWorker(s, backend, concurrency);
 const ready = (p: Proc): Promise<LogLine> => p.until((l) => l.msg === 'worker ready');
 
 function folder(files: Record<string, string>): string {
@@ -76,11 +64,11 @@ const summaryOf = (reports: Map<string, Report>): Record<string, [string, string
 describe('BullMQ workers on Redis', () => {
   it('the in-process and Redis paths write identical reports for the same inputs (apart from timings)', async () => {
     const subs = folder({
-      'correct/leap.js': CORRECT,
+      'correct/leap.js': LEAP_CORRECT,
       'partial.js': 'module.exports = { isLeap: (y) => y % 4 === 0 };\n',
       'broken/leap.js': 'export const isLeap = (y) => {{ ;\n',
       'exiter.js': 'process.exit(0);\nmodule.exports = { isLeap: () => false };\n',
-      'ignored/leap.js': CORRECT, 'ignored/package.json': '{}',
+      'ignored/leap.js': LEAP_CORRECT, 'ignored/package.json': '{}',
     });
     symlinkSync('/etc/passwd', join(subs, 'sneaky.js'));
     const s = settings();
@@ -88,7 +76,7 @@ describe('BullMQ workers on Redis', () => {
     await ready(w);
     const local = mkdtempSync(join(tmpdir(), 'evigrade-q-local-'));
     const remote = mkdtempSync(join(tmpdir(), 'evigrade-q-remote-'));
-    const cfg = configFile(s);
+    const cfg = configFileOf(s);
     const [a, b] = [
       await spawnEvigrade(['grade', subs, '--rubric', LEAP, '--out', local, '--sandbox', backend, '--concurrency', '2', '--no-llm']).exited,
       await spawnEvigrade(['grade', subs, '--rubric', LEAP, '--out', remote, '--queue', s.url, '--config', cfg, '--no-llm']).exited,
@@ -113,7 +101,7 @@ describe('BullMQ workers on Redis', () => {
   });
 
   it('two workers share one batch; each job is graded by exactly one of them', async () => {
-    const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}.js`, slow(400)])));
+    const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}.js`, slowLeap(400)])));
     const s = settings();
     const [w1, w2] = [worker(s), worker(s)];
     const names = (await Promise.all([ready(w1), ready(w2)])).map((l) => `${String(l.worker)} (${backend})`);
@@ -127,7 +115,7 @@ describe('BullMQ workers on Redis', () => {
   });
 
   it('a worker SIGKILLed mid-job loses nothing: the job is recovered by the other worker and every report is written exactly once', async () => {
-    const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}.js`, slow(1500)])));
+    const subs = folder(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}.js`, slowLeap(1500)])));
     const s = settings();
     const [victim, survivor] = [worker(s), worker(s)];
     await Promise.all([ready(victim), ready(survivor)]);
@@ -143,7 +131,7 @@ describe('BullMQ workers on Redis', () => {
   });
 
   it('an interrupted submitter loses nothing: the re-run collects the jobs it had queued instead of grading them again', async () => {
-    const subs = folder(Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`i${i}.js`, slow(700)])));
+    const subs = folder(Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`i${i}.js`, slowLeap(700)])));
     const s = settings();
     const w = worker(s);
     await ready(w);
@@ -162,7 +150,7 @@ describe('BullMQ workers on Redis', () => {
   });
 
   it('a submission that takes its workers down every time ends as a WORKER_LOST error report, not a retry loop', async () => {
-    const subs = folder({ 'crasher.js': slow(3000) });
+    const subs = folder({ 'crasher.js': slowLeap(3000) });
     const s = settings({ max_stalled: 1 });
     const grading = gradeViaRedis(s, subs);
     // Two workers in turn die while running it; the third only sees it fail.
@@ -180,7 +168,7 @@ describe('BullMQ workers on Redis', () => {
   });
 
   it('SIGTERM drains: the running job finishes and is delivered, then the worker exits 0', async () => {
-    const subs = folder({ 'drained.js': slow(1500) });
+    const subs = folder({ 'drained.js': slowLeap(1500) });
     const s = settings();
     const w = worker(s);
     await ready(w);
