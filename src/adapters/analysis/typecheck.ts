@@ -1,13 +1,41 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 import type { LintMessage } from '../../domain/analysis.js';
 
-const require = createRequire(import.meta.url);
-const TYPES_ROOT = join(dirname(require.resolve('@types/node/package.json')), '..');
 /** Type errors are evidence "with their own limits": at most this many per submission. */
 export const MAX_TYPE_ERRORS = 50;
 const ROOT = '/submission/';
+
+// The compiler sees a virtual file system, never the host's: the submission (from memory) under
+// /submission/, and the declaration files of TypeScript's lib, @types/node and undici-types (which
+// @types/node imports) under /lib/. Every other path does not exist, so an import, a triple-slash
+// reference or a `node_modules` lookup that names a host file finds nothing and reveals nothing.
+const require = createRequire(import.meta.url);
+const TS_LIB = dirname(require.resolve('typescript/lib/lib.d.ts'));
+const NODE_TYPES = dirname(require.resolve('@types/node/package.json'));
+const UNDICI_TYPES = dirname(createRequire(join(NODE_TYPES, 'package.json')).resolve('undici-types/package.json'));
+const LIB_ROOT = '/lib/typescript';
+const TYPES_ROOT = '/lib/node_modules/@types';
+
+/** Virtual path → host path, for the library files only; listed once per worker, never by a submission. */
+const libFiles = new Map<string, string>();
+const dirs = new Set<string>(['/', '/lib', '/lib/node_modules']);
+
+function addTree(real: string, virtual: string, keep: (name: string) => boolean, recurse: boolean): void {
+  dirs.add(virtual);
+  for (const e of fs.readdirSync(real, { withFileTypes: true })) {
+    // Only regular files and directories of the installed packages: a symbolic link is never followed.
+    if (e.isFile() && keep(e.name)) libFiles.set(posix.join(virtual, e.name), join(real, e.name));
+    else if (recurse && e.isDirectory() && e.name !== 'node_modules') addTree(join(real, e.name), posix.join(virtual, e.name), keep, true);
+  }
+}
+const declaration = (name: string): boolean => name.endsWith('.d.ts') || name === 'package.json';
+addTree(TS_LIB, LIB_ROOT, (name) => /^lib\.[\w.]*d\.ts$/.test(name), false);
+addTree(NODE_TYPES, `${TYPES_ROOT}/node`, declaration, true);
+addTree(UNDICI_TYPES, '/lib/node_modules/undici-types', declaration, true);
+dirs.add(TYPES_ROOT);
 
 const OPTIONS: ts.CompilerOptions = {
   strict: true,
@@ -22,30 +50,51 @@ const OPTIONS: ts.CompilerOptions = {
   typeRoots: [TYPES_ROOT],
 };
 
-// Library and @types files parse once per worker and are shared by every program after.
+// Library files parse once per worker and are shared by every program after.
 const libCache = new Map<string, ts.SourceFile | undefined>();
+const libText = (f: string): string | undefined => {
+  const real = libFiles.get(f);
+  return real === undefined ? undefined : fs.readFileSync(real, 'utf8');
+};
+const trim = (d: string): string => (d.length > 1 && d.endsWith('/') ? d.slice(0, -1) : d);
 
 function host(files: ReadonlyMap<string, string>): ts.CompilerHost {
-  const base = ts.createCompilerHost(OPTIONS);
+  const subDirs = new Set<string>();
+  for (const f of files.keys()) for (let d = posix.dirname(f); d !== '/'; d = posix.dirname(d)) subDirs.add(d);
+  const isDir = (d: string): boolean => dirs.has(trim(d)) || subDirs.has(trim(d));
   return {
-    ...base,
-    fileExists: (f) => files.has(f) || (!f.startsWith(ROOT) && base.fileExists(f)),
-    readFile: (f) => files.get(f) ?? (f.startsWith(ROOT) ? undefined : base.readFile(f)),
+    fileExists: (f) => files.has(f) || libFiles.has(f),
+    readFile: (f) => files.get(f) ?? libText(f),
+    directoryExists: isDir,
+    getDirectories: (d) => (isDir(d) ? [...dirs, ...subDirs].filter((x) => posix.dirname(x) === trim(d) && x !== '/').map((x) => posix.basename(x)) : []),
+    readDirectory: () => [],
+    realpath: (p) => p,
     getSourceFile: (f, lang) => {
       const own = files.get(f);
       if (own !== undefined) return ts.createSourceFile(f, own, lang, true);
-      if (f.startsWith(ROOT)) return undefined;
-      if (!libCache.has(f)) libCache.set(f, base.getSourceFile(f, lang));
+      // A library's package.json serves module resolution (readFile) only, never as a JSON module.
+      if (!f.endsWith('.d.ts') || !libFiles.has(f)) return undefined;
+      if (!libCache.has(f)) libCache.set(f, ts.createSourceFile(f, libText(f) as string, lang, false));
       return libCache.get(f);
     },
+    getDefaultLibFileName: (o) => posix.join(LIB_ROOT, ts.getDefaultLibFileName(o)),
+    getDefaultLibLocation: () => LIB_ROOT,
+    getEnvironmentVariable: () => undefined,
     writeFile: () => undefined,
     getCurrentDirectory: () => ROOT,
+    getCanonicalFileName: (f) => f,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
   };
 }
 
 /** Type-checks a TypeScript submission (strict); its errors come back as findings per file. */
 export function typecheck(files: readonly { path: string; code: string }[]): { file: string; lint: LintMessage[] }[] {
-  const map = new Map(files.map((f) => [ROOT + f.path, f.code]));
+  const map = new Map<string, string>();
+  for (const f of files) {
+    const p = posix.join(ROOT, f.path);
+    if (p.startsWith(ROOT)) map.set(p, f.code);
+  }
   const roots = [...map.keys()].filter((f) => /\.(m|c)?ts$/.test(f));
   const program = ts.createProgram(roots, OPTIONS, host(map));
   const diags = [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()].filter((d) => d.file?.fileName.startsWith(ROOT));
