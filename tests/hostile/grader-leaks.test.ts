@@ -1,6 +1,9 @@
 // Leaks through the grader itself rather than through the sandbox (issue 12): a TypeScript submission
-// asking the host-side type checker for host files, end to end through POST /grade.
+// asking the host-side type checker for host files, end to end through POST /grade; job uids shared by
+// two grader processes on one host.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +16,10 @@ import type { RubricStore } from '../../src/server/rubric-store.js';
 import { createSlots } from '../../src/server/slots.js';
 import { collectExpected } from '../../src/pipeline.js';
 import { createLocalQueue } from '../../src/queue/local.js';
+import { sweepStaleCgroups } from '../../src/adapters/sandbox/cgroup.js';
+import { processTree } from '../../src/adapters/sandbox/proc-tree.js';
+import { availability } from '../../src/adapters/sandbox/registry.js';
+import { JOB_UIDS, leaseJobUid, uidsInUse } from '../../src/adapters/sandbox/uid-lease.js';
 import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
 
 const KEY = 'test-key-0123456789abcdef';
@@ -66,5 +73,107 @@ describe('type checking over POST /grade', () => {
     ]);
     expect(res.body).not.toMatch(/hf_token_field|hf_planted_value|planted_key|planted-literal|devDependencies|"scripts"|root:x:0/);
     await app.close();
+  });
+});
+
+const unshareOk = await availability('unshare');
+
+/** Polls until `probe` yields a value (the thing waited for is an event outside this process). */
+async function waitFor<T>(probe: () => Promise<T | null>): Promise<T> {
+  for (;;) {
+    const v = await probe();
+    if (v !== null) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const uidOf = async (pid: number): Promise<number | null> => {
+  const m = /^Uid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''));
+  return m ? Number(m[1]) : null;
+};
+/** Jobs under a grader that reached their "hold" test, with the uid they run as, seen from the host. */
+async function jobProcs(grader: number): Promise<{ pid: number; uid: number }[]> {
+  const out = [];
+  for (const pid of await processTree(grader)) {
+    const held = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).startsWith('evigrade-uid-hold');
+    const uid = await uidOf(pid);
+    if (held && uid !== null && uid >= JOB_UIDS.first && uid < JOB_UIDS.first + JOB_UIDS.count) out.push({ pid, uid });
+  }
+  return out;
+}
+/** Uids whose lock (an abstract unix socket) is bound anywhere on the host now. */
+const heldLocks = async (): Promise<Set<number>> =>
+  new Set([...(await readFile('/proc/net/unix', 'utf8')).matchAll(/@evigrade-job-uid-(\d+)/g)].map((m) => Number(m[1])));
+
+describe.skipIf(!unshareOk.ok)(`unshare job uids across grader processes${unshareOk.ok ? '' : ` (skipped: ${unshareOk.reason})`}`, () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'evigrade-uids-'));
+  afterAll(async () => {
+    await sweepStaleCgroups().catch(() => 0);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  const grader = (jobs: number) => {
+    const child = spawn(process.execPath, [join(ROOT, 'tests', 'fakes', 'uid-grader.mjs'), String(jobs)], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let err = '';
+    let buf = '';
+    let onReady: () => void = () => undefined;
+    const ready = new Promise<void>((r) => (onReady = r));
+    child.stdout.on('data', (b: Buffer) => {
+      buf += b.toString('utf8');
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line === 'ready') onReady();
+        else lines.push(line);
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    return { pid: child.pid as number, ready: Promise.race([ready, exited.then(() => { throw new Error(`grader exited before it was ready: ${err}`); })]), exited, lines, stderr: () => err };
+  };
+
+  it('gives concurrent jobs of two graders distinct uids, each held by a lock that is gone when the graders end', async () => {
+    const [a, b] = [grader(3), grader(3)];
+    await Promise.all([a.ready, b.ready]);
+    // Six jobs blocked in "hold" at once, seen from outside: as many different uids, each with its lock held.
+    const seen = await waitFor(async () => {
+      const procs = [...(await jobProcs(a.pid)), ...(await jobProcs(b.pid))];
+      return procs.length >= 6 ? procs : null;
+    });
+    const uids = seen.map((p) => p.uid).sort();
+    expect([seen.length, new Set(uids).size]).toEqual([6, 6]);
+    const held = await heldLocks();
+    expect(uids.filter((u) => !held.has(u))).toEqual([]);
+    for (const p of seen) process.kill(p.pid, 'SIGKILL');
+    expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+    // What the jobs said about themselves agrees with what the host saw.
+    const reports = [...a.lines, ...b.lines].map((l) => JSON.parse(l) as [string, string, string][]);
+    expect(reports.map((r) => r.map(([name, status]) => [name, status]))).toEqual(Array(6).fill([['uid', 'failed'], ['hold', 'error']]));
+    expect(reports.map((r) => Number(/UID:(\d+)/.exec(r[0]?.[2] ?? '')?.[1])).sort()).toEqual(uids);
+    const after = await heldLocks();
+    expect(uids.filter((u) => after.has(u))).toEqual([]);
+  });
+
+  it('frees the locks of a grader killed by SIGKILL, and still never hands out a uid its orphaned job runs as', async () => {
+    const c = grader(1);
+    await c.ready;
+    const [job] = await waitFor(async () => {
+      const procs = await jobProcs(c.pid);
+      return procs.length > 0 ? procs : null;
+    });
+    const { pid, uid } = job as { pid: number; uid: number };
+    expect((await heldLocks()).has(uid)).toBe(true);
+    process.kill(c.pid, 'SIGKILL');
+    await c.exited;
+    // The kernel closed the dead grader's socket: no lock is left behind.
+    expect((await heldLocks()).has(uid)).toBe(false);
+    // Its job lives on (until a sandbox opening sweeps the dead grader's cgroups): the uid is still in use.
+    expect([await uidOf(pid), uidsInUse().has(uid)]).toEqual([uid, true]);
+    await expect(leaseJobUid({ first: uid, count: 1 })).rejects.toThrow(`no free job uid in ${uid}..${uid}`);
+    process.kill(pid, 'SIGKILL');
+    await waitFor(async () => ((await uidOf(pid)) === null ? true : null));
+    const lease = await leaseJobUid({ first: uid, count: 1 });
+    expect([lease.uid, (await heldLocks()).has(uid)]).toEqual([uid, true]);
+    await lease.release();
+    expect((await heldLocks()).has(uid)).toBe(false);
   });
 });

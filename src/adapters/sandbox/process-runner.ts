@@ -10,6 +10,7 @@ import { createFrameParser } from './frames.js';
 import { processTree } from './proc-tree.js';
 import { materialiseRoot, SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type BackendDef, type RawRun, type SandboxJob } from './types.js';
+import { leaseJobUid } from './uid-lease.js';
 
 const MB = 1024 * 1024;
 /** Result frames are small; a job flooding fd 3 is treated like an output flood. */
@@ -73,10 +74,12 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   const id = `${process.pid}-${++jobCounter}-${randomBytes(4).toString('hex')}`;
   const jobDir = join(deps.base, 'jobs', id);
   let cgroup: JobCgroup | null = null;
+  // A backend that runs the job as a host uid of its own leases one host-wide (not per grader process).
+  const lease = def.ownHostUid ? await leaseJobUid() : null;
   try {
     await prepareJobDir(def, deps, job, jobDir);
     cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
-    const uid = 200_000 + (jobCounter % 50_000);
+    const uid = lease?.uid ?? 65534;
     const args = nodeArgs(job);
     const cache = await codeCacheFor(deps.rootfs, args);
     const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: args, harnessArgs: cache ? [cache] : [], uid });
@@ -85,6 +88,8 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   } finally {
     if (cgroup) await cgroup.remove().catch(() => undefined);
     await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
+    // Only now is the job's process tree gone (killed with its cgroup or its pid namespace).
+    await lease?.release();
   }
 }
 

@@ -5,7 +5,8 @@ import { JOB_ENV, type BackendDef } from './types.js';
 // util-linux unshare cannot bind-mount, so the job's root is a chroot into a
 // per-job tree of hard links (node, its libraries, the harness, the submission),
 // all owned by root and unwritable by the job. The job runs as a host uid no
-// other concurrent job uses; being chrooted, it cannot create user namespaces.
+// other concurrent job on the host uses, whichever grader process runs it
+// (leased host-wide: uid-lease.ts); being chrooted, it cannot create user namespaces.
 export const unshare: BackendDef = {
   id: 'unshare',
   isolates: true,
@@ -13,7 +14,7 @@ export const unshare: BackendDef = {
   needsRootTree: true,
   description:
     'util-linux unshare (root only): pid, net, ipc, uts and mount namespaces; chroot into a per-job tree holding only node, the harness and ' +
-    'the submission, none of it writable; a distinct unprivileged host uid per job (capabilities dropped by setuid); cgroup memory and pids ' +
+    'the submission, none of it writable; a distinct unprivileged host uid per job, leased host-wide across grader processes (capabilities dropped by setuid); cgroup memory and pids ' +
     'limits; rlimits. No writable /tmp at all.',
   async available() {
     if (process.getuid?.() !== 0) return { ok: false, reason: 'the unshare backend needs root (it chroots and switches uid)' };
