@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { createAnalysisPool } = await import(join(ROOT, 'dist', 'adapters', 'analysis', 'pool.js'));
 const { DEFAULT_LINT_RULES, LintSpecSchema } = await import(join(ROOT, 'dist', 'domain', 'lint.js'));
+const { AnalysisLimitsSchema } = await import(join(ROOT, 'dist', 'domain', 'rubric.js'));
 const N = Number(process.env.BENCH_N ?? 20);
 
 // A typical student submission: ~60 lines, a few findings.
@@ -45,7 +46,7 @@ module.exports = { wordCount, top, fib, matrix, cache };
 const work = mkdtempSync(join(tmpdir(), 'evigrade-lintbench-'));
 try {
   const files = [{ path: 'solution.js', content: SOURCE, sha256: '', bytes: Buffer.byteLength(SOURCE) }];
-  const spec = LintSpecSchema.parse({});
+  const spec = { lint: LintSpecSchema.parse({}), language: 'javascript', limits: AnalysisLimitsSchema.parse({}) };
   const pool = createAnalysisPool({ threads: 1 });
   // Warm: the pool lives as long as a grading run, so its JIT is warm after a few submissions.
   for (let i = 0; i < 50; i++) await pool.analyse(files, spec);

@@ -107,7 +107,9 @@ export async function gradeDeterministic(sub: Submission, rubric: Rubric, expect
     state.flags.push({ code: 'intake.shadowed_test_file', severity: 'info', message: `submitted file(s) ${shadowed.join(', ')} share a hidden test's name and were replaced by it` });
   }
   // Lint and metrics run in the worker pool while the sandbox runs the tests.
-  const analysing = timed(() => ports.analysis.analyse(sub.files, rubric.spec.lint, rubric.spec.language));
+  const analysing = timed(() => ports.analysis.analyse(sub.files, { lint: rubric.spec.lint, language: rubric.spec.language, limits: rubric.spec.analysis }));
+  // A grader failure of the analysis (ANALYSIS_FAILED) surfaces at the await below, not as an unhandled rejection meanwhile.
+  analysing.catch(() => undefined);
   const testRunMs = (await timed(() => runTests(files, rubric, expected, state, ports))).ms;
   const analysis = await analysing;
   const tests = toTestResults(rubric, expected, settle(state, expected));

@@ -39,5 +39,12 @@ export interface FileAnalysis {
   readonly lint: readonly LintMessage[];
   readonly metrics: FileMetrics | null;
   /** Why the file could not be measured (lint then holds the analysis.* or parse-error message). */
-  readonly skipped: 'too_large' | 'timeout' | 'failed' | 'parse_error' | null;
+  readonly skipped: Unmeasurable | null;
 }
+
+/**
+ * Why the submission made a file unmeasurable: each is a property of the file itself (its size, its depth,
+ * the CPU its analysis takes, the memory it needs), never of how busy the grader was.
+ */
+export const UNMEASURABLE = ['too_large', 'cpu_budget', 'out_of_memory', 'too_deep', 'parse_error'] as const;
+export type Unmeasurable = (typeof UNMEASURABLE)[number];

@@ -36,6 +36,7 @@ export const ERROR_TABLE = {
   JOB_INVALID: { http: 400, exit: 5, summary: 'Job data read from the queue fails validation (wrong shape, too large, or a rubric whose content does not match its hash).' },
   WORKER_LOST: { http: 500, exit: 5, summary: 'The job took its worker down more often than allowed (killed, crashed or stalled); it is not retried again.' },
   VERIFY_FAILED: { http: 422, exit: 6, summary: 'A report does not match its own evidence or its inputs; the message lists each difference.' },
+  ANALYSIS_FAILED: { http: 500, exit: 5, summary: 'Lint, metrics or type checking could not finish for a reason of the grader (an analysis thread crashed or stalled without using CPU); the submission gets an error report and is graded again on the next run.' },
   OUTPUT_FAILED: { http: 500, exit: 5, summary: 'A report could not be written.' },
   INTERNAL: { http: 500, exit: 70, summary: 'An unexpected internal error.' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors.js';
 import { JudgeReportSchema } from './judge.js';
+import { UNMEASURABLE } from './analysis.js';
 
 export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
 export const TestStatusSchema = z.enum(TEST_STATUSES);
@@ -47,6 +48,8 @@ export const FileItemSchema = z
     id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.literal('file'), file: z.string(),
     loc: z.number().int().nonnegative(), measured: z.boolean(), metrics: z.boolean(),
     maxLoopNesting: z.number().int().nonnegative(), maxCyclomatic: z.number().int().positive(),
+    /** Why the submission made this file unmeasurable (absent in reports older than the field). */
+    blocked: z.enum(UNMEASURABLE).nullable().optional(),
   })
   .strict();
 export const PolicyItemSchema = z
@@ -83,6 +86,11 @@ export const DeterministicScoresSchema = z
   .strict();
 export type DeterministicScores = z.infer<typeof DeterministicScoresSchema>;
 
+export const CRITERIA = ['correctness', 'edge_cases', 'style', 'complexity'] as const;
+/** A criterion that carries no measured score, and why: never silent. */
+export const UnmeasuredSchema = z.object({ criterion: z.enum(CRITERIA), reason: z.string() }).strict();
+export type Unmeasured = z.infer<typeof UnmeasuredSchema>;
+
 export const LlmScoresSchema = z
   .object({ correctness: score, edge_cases: score, style: score, complexity: score, total: z.number().min(0).max(10) })
   .strict();
@@ -114,6 +122,8 @@ export const ReportSchema = z
         /** What the scores were computed with, so `verify` can recompute them from the report alone. */
         criteria: z.object({ correctness: z.number(), edge_cases: z.number(), style: z.number(), complexity: z.number() }).strict(),
         complexity: z.object({ max_loop_nesting: z.number(), max_cyclomatic: z.number() }).strict(),
+        /** The rubric's analysis limits and policy (absent in reports older than the field: files left out). */
+        analysis: z.object({ max_code_kb: z.number(), cpu_ms: z.number(), unmeasurable: z.enum(['zero', 'exclude']) }).strict().optional(),
         maxAdjustment: z.number(),
       })
       .strict(),
@@ -135,6 +145,8 @@ export const ReportSchema = z
         final: z.number().min(0).max(10),
         blend: BlendSchema,
         basis: z.string(),
+        /** Criteria without a measured score and why (absent in reports older than the field). */
+        unmeasured: z.array(UnmeasuredSchema).optional(),
       })
       .strict(),
     flags: z.array(FlagSchema),
@@ -158,7 +170,13 @@ export const SummarySchema = z
     meanFinal: z.number(),
     flagged: z.array(z.string()),
     submissions: z.array(
-      z.object({ id: z.string(), status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int() }).strict(),
+      z
+        .object({
+          id: z.string(), status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int(),
+          /** "criterion: reason" for each criterion without a measured score. */
+          unmeasured: z.array(z.string()).optional(),
+        })
+        .strict(),
     ),
     sandbox: z.string(),
     judge: z

@@ -19,6 +19,21 @@ export const LimitsSchema = z
   })
   .strict();
 
+/**
+ * What analysing a file may cost, and what a file the submission makes unmeasurable scores. Part of the
+ * rubric (and its hash), never of the grader's configuration: these decide scores.
+ */
+export const AnalysisLimitsSchema = z
+  .object({
+    max_code_kb: positiveInt.max(16_384).default(256).describe('code bytes of one file, comments and blank lines excluded, above which it is not analysed'),
+    cpu_ms: positiveInt.min(100).max(600_000).default(5_000).describe("CPU time one file's lint and metrics may take (type checking gets 4×); counted on the analysing thread, never wall time"),
+    unmeasurable: z
+      .enum(['zero', 'exclude'])
+      .default('zero')
+      .describe('a file too large, too deep or too slow to analyse scores 0 on style and complexity (zero), or is left out of them (exclude)'),
+  })
+  .strict();
+
 const unit = z.number().min(0).max(1);
 export const CriteriaSchema = z
   .object({ correctness: unit.default(0.6), edge_cases: unit.default(0.2), style: unit.default(0.1), complexity: unit.default(0.1) })
@@ -52,6 +67,7 @@ export const RubricSchema = z
     blend: BlendSchema.default(BlendSchema.parse({})),
     complexity: z.object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) }).strict().optional(),
     lint: LintSpecSchema.default(LintSpecSchema.parse({})),
+    analysis: AnalysisLimitsSchema.default(AnalysisLimitsSchema.parse({})),
     reference: relPath.optional(),
     /** A judge chain for this rubric only (overrides the configuration's). */
     judges: z.array(JudgeSpecSchema).min(1).optional(),
@@ -61,6 +77,7 @@ export const RubricSchema = z
 export type RubricSpec = z.infer<typeof RubricSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type Criteria = z.infer<typeof CriteriaSchema>;
+export type AnalysisLimits = z.infer<typeof AnalysisLimitsSchema>;
 
 export interface TestFile {
   /** The file's name as the rubric gives it (reports use this one). */

@@ -155,6 +155,18 @@ function buildOverview() {
   });
   add(s, add(fl, arr(ov.flagged).length ? ul : h('p', 'none', 'No submission has a warning or critical flag.')));
 
+  var um = part('unmeasured', 'Criteria not measured'), uml = h('ul', 'unmeasured');
+  um.setAttribute('id', 'unmeasured');
+  arr(ov.unmeasured).forEach(function (u) {
+    u = obj(u);
+    var i = num(u.index);
+    if (i === null || i < 0 || i >= REPORTS.length) return;
+    var li = add(h('li'), link(subHref(i), u.id), h('span', null, ': ' + arr(u.items).map(str).join('; ')));
+    li.setAttribute('data-id', str(u.id));
+    add(uml, li);
+  });
+  add(s, add(um, arr(ov.unmeasured).length ? uml : h('p', 'none', 'Every weighted criterion was measured for every graded submission.')));
+
   var hi = part('histogram', 'Final scores (graded submissions)'), svg = D.getElementById('histogram');
   add(s, add(hi, svg));
 

@@ -28,6 +28,8 @@ export interface Overview {
   readonly criteria: Record<Criterion, { mean: number | null; n: number }>;
   /** Reports with a warning or critical flag: critical first, then by id. */
   readonly flagged: FlaggedEntry[];
+  /** Graded reports with a criterion that carries no measured score, and why (report order). */
+  readonly unmeasured: { index: number; id: string; items: string[] }[];
   readonly judge: {
     answered: number; skipped: number; failed: number; cached: number; blended: number; calls: number;
     promptTokens: number; completionTokens: number; costUsd: number;
@@ -78,8 +80,18 @@ export function overview(reports: readonly Report[]): Overview {
     histogram,
     criteria,
     flagged,
+    unmeasured: unmeasuredOf(reports),
     judge: judgeUsage(reports),
   };
+}
+
+function unmeasuredOf(reports: readonly Report[]): Overview['unmeasured'] {
+  const out: Overview['unmeasured'] = [];
+  reports.forEach((r, index) => {
+    const items = arr(r?.scores?.unmeasured).map((u) => `${String(u?.criterion ?? '')}: ${String(u?.reason ?? '')}`);
+    if (r?.status === 'graded' && items.length) out.push({ index, id: String(r.submission?.id ?? ''), items });
+  });
+  return out;
 }
 
 function judgeUsage(reports: readonly Report[]): Overview['judge'] {

@@ -3,6 +3,7 @@ import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis-sc
 import { auditJudge } from '../stages/audit.js';
 import { blend } from '../stages/blend.js';
 import { deterministicScores } from '../stages/scores.js';
+import { unmeasuredCriteria } from '../stages/unmeasured.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 
 export interface Difference {
@@ -29,8 +30,14 @@ export function checkReport(r: Report): Difference[] {
     diff(out, `tests.${t.id}`, pick(t), e ? { name: e.name, status: e.status, weight: e.weight, edgeCase: e.edgeCase, message: e.message } : 'missing from the evidence');
   }
   diff(out, 'sandbox.violations', r.sandbox.violations.map((v) => v.id), S.map((s) => s.id));
-  const det = deterministicScores(r.tests, r.rubric.criteria, { style: styleFromEvidence(rest), complexity: complexityFromEvidence(rest, r.rubric.complexity) });
+  const policy = r.rubric.analysis?.unmeasurable ?? 'exclude';
+  const det = deterministicScores(r.tests, r.rubric.criteria, { style: styleFromEvidence(rest, policy), complexity: complexityFromEvidence(rest, r.rubric.complexity, policy) });
   diff(out, 'scores.deterministic', r.scores.deterministic, det);
+  if (r.scores.unmeasured && r.status === 'graded') {
+    const again = unmeasuredCriteria(det, r.rubric.criteria, r.tests, rest, policy);
+    diff(out, 'scores.unmeasured', r.scores.unmeasured, again.unmeasured);
+    diff(out, 'flags.score.unmeasured', r.flags.find((f) => f.code === 'score.unmeasured') ?? null, again.flag);
+  }
   checkBlend(r, out);
   return out;
 }

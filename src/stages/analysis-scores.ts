@@ -1,5 +1,6 @@
 import type { EvidenceItem, FileItem, LintItem } from '../domain/report.js';
 import { PARSE_ERROR_WEIGHT, SEVERITY_WEIGHT } from '../domain/lint.js';
+import type { AnalysisLimits } from '../domain/rubric.js';
 import { round2 } from '../util/round.js';
 
 const clamp10 = (n: number): number => Math.min(10, Math.max(0, n));
@@ -17,8 +18,21 @@ export const findingWeight = (rule: string, severity: 'error' | 'warning'): numb
  * weight 3 per error-level (correctness) finding, 1 per warning (taste), 30 per
  * file that does not parse. Null when no file could be analysed.
  */
+/**
+ * What a file the submission made unmeasurable does to a criterion: `zero` scores the criterion 0 (a
+ * student cannot make the grader look away), `exclude` leaves the file out. Reports older than the policy
+ * carry none and are read as `exclude`, the behaviour they were computed with.
+ */
+export type UnmeasurablePolicy = AnalysisLimits['unmeasurable'];
+
+/** Files whose lint could not run because of the file itself (a parse error is measured: it is a finding). */
+export const blocksStyle = (f: FileItem): boolean => Boolean(f.blocked) && f.blocked !== 'parse_error';
+/** Files whose functions could not be measured because of the file itself. */
+export const blocksComplexity = (f: FileItem): boolean => Boolean(f.blocked);
+
 /** The same formula over the evidence bundle, so a report can be re-checked from its own items. */
-export function styleFromEvidence(items: readonly EvidenceItem[]): number | null {
+export function styleFromEvidence(items: readonly EvidenceItem[], policy: UnmeasurablePolicy = 'exclude'): number | null {
+  if (policy === 'zero' && items.filter(isFileItem).some(blocksStyle)) return 0;
   const files = items.filter(isFileItem).filter((f) => f.measured);
   if (files.length === 0) return null;
   const measured = new Set(files.map((f) => f.file));
@@ -42,9 +56,11 @@ export const CYCLOMATIC_PENALTY = 1;
 
 /**
  * complexity = 10 − 2.5 × (deepest loop nesting − limit)⁺ − 1 × (worst cyclomatic − limit)⁺,
- * measured over every function of every file. Null when no file could be measured.
+ * measured over every function of every file. Null when no file could be measured; 0 under the `zero`
+ * policy when the submission made a file unmeasurable.
  */
-export function complexityFromEvidence(items: readonly EvidenceItem[], limits: ComplexityLimits): number | null {
+export function complexityFromEvidence(items: readonly EvidenceItem[], limits: ComplexityLimits, policy: UnmeasurablePolicy = 'exclude'): number | null {
+  if (policy === 'zero' && items.filter(isFileItem).some(blocksComplexity)) return 0;
   const metrics = items.filter(isFileItem).filter((f) => f.metrics);
   if (metrics.length === 0) return null;
   const nesting = metrics.reduce((m, f) => Math.max(m, f.maxLoopNesting), 0);

@@ -16,7 +16,7 @@ export const newAttemptState = (): AttemptState => ({ results: new Map(), events
 
 function killedMessage(run: RawRun, limits: Limits): Observed {
   if (run.timedOut) {
-    return { status: 'timeout', durationMs: run.wallMs, message: `killed: the job exceeded its ${limits.timeout_ms} ms wall-clock limit while this test ran` };
+    return { status: 'timeout', durationMs: run.wallMs, message: `killed: the job exceeded its ${limits.timeout_ms} ms time limit while this test ran` };
   }
   const reason = run.memoryLimitHit || /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr)
     ? `the memory limit (${limits.memory_mb} MB) was exceeded`

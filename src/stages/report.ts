@@ -11,6 +11,7 @@ import { buildEvidence } from './evidence.js';
 import { deterministicBlend } from './judgement.js';
 import { PROMPT_VERSION } from './prompt.js';
 import { deterministicScores } from './scores.js';
+import { unmeasuredCriteria } from './unmeasured.js';
 
 export const testName = (t: ExpectedTest): string => t.path.join(' > ');
 
@@ -60,10 +61,10 @@ export interface ReportInput {
   readonly now: Date;
 }
 
-function basisText(status: Report['status'], errors: readonly EvigradeError[], style: number | null, complexity: number | null): string {
+function basisText(status: Report['status'], errors: readonly EvigradeError[], det: Report['scores']['deterministic']): string {
   if (status !== 'graded') return `not graded (${status}): ${errors.map((e) => e.code).join(', ')}`;
-  const missing = [style === null ? 'style' : null, complexity === null ? 'complexity' : null].filter(Boolean);
-  const renorm = missing.length ? `; ${missing.join(' and ')} could not be measured, so the criteria weights renormalise over the rest` : '';
+  const missing = (['correctness', 'edge_cases', 'style', 'complexity'] as const).filter((c) => det[c] === null);
+  const renorm = missing.length ? `; ${missing.join(' and ')} not measured (see scores.unmeasured), so the criteria weights renormalise over the rest` : '';
   return `deterministic only: tests, lint and AST metrics${renorm}; no LLM judge took part`;
 }
 
@@ -74,10 +75,13 @@ export function assembleReport(input: ReportInput): Report {
   const limitsC = rubric.spec.complexity ?? DEFAULT_COMPLEXITY_LIMITS;
   const evidenceA = analysisEvidence(input.analyses, limitsC);
   const measuredItems = [...evidenceA.lint, ...evidenceA.complexity];
-  const style = styleFromEvidence(measuredItems);
-  const complexity = complexityFromEvidence(measuredItems, limitsC);
+  const policy = rubric.spec.analysis.unmeasurable;
+  const style = styleFromEvidence(measuredItems, policy);
+  const complexity = complexityFromEvidence(measuredItems, limitsC, policy);
   const det = deterministicScores(input.tests, rubric.spec.criteria, { style, complexity });
-  const basis = basisText(input.status, input.errors, style, complexity);
+  const basis = basisText(input.status, input.errors, det);
+  const graded = input.status === 'graded';
+  const unmeasured = graded ? unmeasuredCriteria(det, rubric.spec.criteria, input.tests, measuredItems, policy) : { unmeasured: [], flag: null };
   const limits: Record<string, number | string | boolean> = { ...rubric.spec.limits };
   return {
     schemaVersion: 1,
@@ -88,18 +92,22 @@ export function assembleReport(input: ReportInput): Report {
       files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
       ignored: [...input.submission.ignored],
     },
-    rubric: { id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256, criteria: { ...rubric.spec.criteria }, complexity: { ...limitsC }, maxAdjustment: rubric.spec.blend.max_adjustment },
+    rubric: {
+      id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256, criteria: { ...rubric.spec.criteria }, complexity: { ...limitsC },
+      analysis: { ...rubric.spec.analysis }, maxAdjustment: rubric.spec.blend.max_adjustment,
+    },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
     evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),
     scores: {
       deterministic: det,
       llm: null,
-      final: input.status === 'graded' ? det.total : 0,
+      final: graded ? det.total : 0,
       blend: deterministicBlend({ scores: { deterministic: det } as Report['scores'] }, rubric, 'LLM weight 0: the judge has not run'),
       basis,
+      unmeasured: unmeasured.unmeasured,
     },
-    flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity)],
+    flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity), ...(unmeasured.flag ? [unmeasured.flag] : [])],
     judge: { status: 'skipped', reason: 'the judge has not run', model: null, promptVersion: PROMPT_VERSION, cached: false, attempts: [], output: null, tokens: { prompt: 0, completion: 0 }, costUsd: 0 },
     timings: input.timings,
     errors: input.errors.map((e) => ({ code: e.code, message: e.message })),

@@ -16,6 +16,19 @@ export function stripComments(code: string): string {
   return blank(code, [...hashbang(code), ...(parsedComments(code) ?? new Scanner(code).comments())]);
 }
 
+/**
+ * The bytes of code a file holds, comments and blank lines excluded (each kept line counted trimmed, plus
+ * its line break): what analysis size limits count, so a long comment can neither push a file past them
+ * nor buy a file room under them. The scanner alone decides (linear time, never the parser).
+ */
+export function codeBytes(code: string): number {
+  const lines = blank(code, [...hashbang(code), ...new Scanner(code).comments()]).split(/\r\n|[\r\n\u2028\u2029]/);
+  return lines.reduce((n, line) => {
+    const t = line.trim();
+    return t === '' ? n : n + Buffer.byteLength(t) + 1;
+  }, 0);
+}
+
 /** Comment ranges from the parser, or null when it cannot parse the code (or overflows the stack doing so). */
 function parsedComments(code: string): Range[] | null {
   try {

@@ -8,6 +8,9 @@ function sandboxesOf(reports: readonly Report[], fallback: string): string {
   return ran.length ? ran.join('+') : fallback;
 }
 
+/** "criterion: reason" per criterion without a measured score (none for reports older than the field). */
+export const unmeasuredText = (r: Report): string[] => (r.scores.unmeasured ?? []).map((u) => `${u.criterion}: ${u.reason}`);
+
 export function summarise(reports: readonly Report[], rubric: { id: string; sha256: string }, fallbackSandbox: string, now: Date): Summary {
   const sandbox = sandboxesOf(reports, fallbackSandbox);
   const sorted = [...reports].sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1));
@@ -29,6 +32,7 @@ export function summarise(reports: readonly Report[], rubric: { id: string; sha2
       flags: r.flags.map((f) => f.code),
       passed: r.tests.filter((t) => t.status === 'passed').length,
       tests: r.tests.length,
+      unmeasured: unmeasuredText(r),
     })),
     sandbox,
     judge: judgeTotals(sorted),
@@ -60,13 +64,13 @@ function cell(v: string | number | null): string {
 }
 
 export function gradesCsv(reports: readonly Report[]): string {
-  const header = ['submission', 'status', 'correctness', 'edge_cases', 'style', 'complexity', 'total', 'final', 'passed', 'tests', 'flags'];
+  const header = ['submission', 'status', 'correctness', 'edge_cases', 'style', 'complexity', 'total', 'final', 'passed', 'tests', 'flags', 'unmeasured'];
   const rows = [...reports]
     .sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1))
     .map((r) => {
       const d = r.scores.deterministic;
       return [r.submission.id, r.status, d.correctness, d.edge_cases, d.style, d.complexity, d.total, r.scores.final,
-        r.tests.filter((t) => t.status === 'passed').length, r.tests.length, r.flags.map((f) => f.code).join(' ')].map(cell).join(',');
+        r.tests.filter((t) => t.status === 'passed').length, r.tests.length, r.flags.map((f) => f.code).join(' '), unmeasuredText(r).join('; ')].map(cell).join(',');
     });
   return `${[header.map(cell).join(','), ...rows].join('\n')}\n`;
 }

@@ -148,7 +148,7 @@ function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 
   // V8's own heap limit ends the process with SIGABRT or, depending on where it fails, SIGSEGV; its
   // message is the tell. (Printing it only relabels the job's own failure, so it need not be trusted further.)
   const heapOom = !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
-  if (run.timedOut) events.push({ event: 'timeout', detail: 'wall-clock limit reached; the whole process tree was killed' });
+  if (run.timedOut) events.push({ event: 'timeout', detail: "time limit reached (the job's own time, not time spent waiting for a CPU); the whole process tree was killed" });
   if (run.memoryLimitHit || heapOom) events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
   if (run.pidsLimitHit) events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });

@@ -20,7 +20,7 @@ describe.each(backends.map((b) => b.id))('resource abuse (%s)', (backend: Proces
     const r = await gradeInline(backend, inlineRubric(TESTS, limits), { 'solution.js': 'module.exports = { f: (x) => { if (x === 2) for (;;) {} return x; } };' });
     expect(statuses(r)).toEqual({ one: 'passed', two: 'timeout', three: 'passed' });
     expect([eventKinds(r), r.sandbox.runs]).toEqual([['timeout', 'resumed'], 2]);
-    expect(r.tests[1]?.message).toContain('killed: the job exceeded its 1500 ms wall-clock limit while this test ran');
+    expect(r.tests[1]?.message).toContain('killed: the job exceeded its 1500 ms time limit while this test ran');
   });
 
   it('an infinite loop at import: every test fails, with the timeout as evidence', async () => {

@@ -17,11 +17,19 @@ describe('styleScore: 10 × (1 − density/30), density = Σweight × 100 / max(
     ['one error in a short file (density 6)', [file(10, [msg('eslint/no-undef', 'error')])], 8],
     ['three errors over 200 lines (density 4.5)', [file(200, [msg('eslint/eqeqeq', 'error'), msg('eslint/eqeqeq', 'error'), msg('eslint/eqeqeq', 'error')])], 8.5],
     ['a file that does not parse (weight 30 → density 60)', [file(10, [msg('parse-error', 'error')], { metrics: null, skipped: 'parse_error' })], 0],
-    ['analysis notes cost nothing', [file(10, [msg('analysis.timeout')])], 10],
-    ['nothing measurable', [file(10, [msg('analysis.too_large')], { metrics: null, skipped: 'too_large' })], null],
+    ['analysis notes cost nothing', [file(10, [msg('analysis.note')])], 10],
+    ['a file too large to analyse scores 0', [file(10, [msg('analysis.too_large')], { metrics: null, skipped: 'too_large' })], 0],
+    ['a clean file beside one too slow to analyse still scores 0', [file(40, []), file(10, [msg('analysis.cpu_budget')], { file: 'b.js', metrics: null, skipped: 'cpu_budget' })], 0],
     ['no files', [], null],
   ] as const)('%s', (_what, analyses, expected) => {
     expect(styleScore(analyses as readonly FileAnalysis[])).toBe(expected);
+  });
+
+  it.each([
+    ['only the blocked file: nothing measured', [file(10, [msg('analysis.too_large')], { metrics: null, skipped: 'too_large' })], null],
+    ['the blocked file drops out', [file(10, [msg('eslint/prefer-const')]), file(10, [msg('analysis.out_of_memory')], { file: 'b.js', metrics: null, skipped: 'out_of_memory' })], 9.33],
+  ] as const)('policy exclude: %s', (_what, analyses, expected) => {
+    expect(styleScore(analyses as readonly FileAnalysis[], 'exclude')).toBe(expected);
   });
 });
 
@@ -34,9 +42,15 @@ describe('complexityScore: 10 − 2.5 × nesting excess − 1 × cyclomatic exce
     ['cyclomatic 8 against 5', [withFns(fn('a', 8, 0))], 7],
     ['both, worst functions across files', [withFns(fn('a', 8, 0)), withFns(fn('b', 2, 3))], 2],
     ['deeply nested mess floors at 0', [withFns(fn('a', 30, 6))], 0],
-    ['nothing measurable', [file(1, [], { metrics: null, skipped: 'parse_error' })], null],
+    ['a file that does not parse scores 0', [file(1, [], { metrics: null, skipped: 'parse_error' })], 0],
+    ['a file too deep to analyse beside a clean one scores 0', [withFns(fn('a', 2, 0)), file(1, [], { file: 'b.js', metrics: null, skipped: 'too_deep' })], 0],
+    ['no files', [], null],
   ] as const)('%s', (_what, analyses, expected) => {
     expect(complexityScore(analyses as readonly FileAnalysis[], limits)).toBe(expected);
+  });
+
+  it('policy exclude leaves a file that does not parse out (nothing measured)', () => {
+    expect(complexityScore([file(1, [], { metrics: null, skipped: 'parse_error' })], limits, 'exclude')).toBe(null);
   });
 });
 
@@ -50,7 +64,7 @@ describe('analysis evidence', () => {
     expect(ev).toEqual({
       lint: [{ id: 'L1', kind: 'lint', rule: 'eslint/no-undef', severity: 'error', file: 'b.js', line: 1, column: 1, message: 'eslint/no-undef', weight: 3 }],
       complexity: [
-        { id: 'C1', kind: 'complexity', rule: 'file', file: 'b.js', loc: 5, measured: true, metrics: true, maxLoopNesting: 2, maxCyclomatic: 7 },
+        { id: 'C1', kind: 'complexity', rule: 'file', file: 'b.js', loc: 5, measured: true, metrics: true, maxLoopNesting: 2, maxCyclomatic: 7, blocked: null },
         { id: 'C2', kind: 'complexity', rule: 'function', file: 'b.js', ...fn('f', 7, 2), overLimit: true },
         { id: 'C3', kind: 'complexity', rule: 'policy.child_process', file: 'b.js', line: 2, column: 3, message: 'requires "child_process"' },
       ],

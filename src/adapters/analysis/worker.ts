@@ -1,23 +1,40 @@
 // Piscina worker: lint and AST metrics for one file. Runs in a worker thread
-// so a pathological file costs one thread (killed on timeout), never the grader.
+// so a pathological file costs one thread (killed at its CPU budget), never the grader.
 import type { LintSpec } from '../../domain/lint.js';
 import type { FileAnalysis } from '../../domain/analysis.js';
 import { measure, measureAst, ParseFailure } from '../../stages/metrics.js';
+import { codeBytes } from '../../stages/strip-comments.js';
 import { lintWithAst } from './lint.js';
+import { startMeter, type MeterSlot } from './meter.js';
 import { typecheck } from './typecheck.js';
 
+export interface TypecheckTask {
+  readonly files: readonly { path: string; code: string }[];
+  readonly meter?: MeterSlot;
+}
+
 /** Named task for piscina (`name: 'typecheckTask'`): the whole submission at once. */
-export function typecheckTask(files: readonly { path: string; code: string }[]): ReturnType<typeof typecheck> {
-  return typecheck(files);
+export function typecheckTask(task: TypecheckTask): ReturnType<typeof typecheck> {
+  startMeter(task.meter);
+  return typecheck(task.files);
 }
 
 export interface AnalysisTask {
   readonly file: string;
   readonly code: string;
   readonly spec: LintSpec;
+  /** Code bytes (comments and blank lines excluded) above which the file is not parsed at all. */
+  readonly maxCodeBytes: number;
+  readonly meter?: MeterSlot;
 }
 
 export default function analyse(task: AnalysisTask): FileAnalysis {
+  startMeter(task.meter);
+  const size = codeBytes(task.code);
+  if (size > task.maxCodeBytes) {
+    const message = `not analysed: ${size} bytes of code (comments and blank lines excluded) is more than ${task.maxCodeBytes}`;
+    return { file: task.file, lint: [{ rule: 'analysis.too_large', severity: 'warning', line: 1, column: 1, message }], metrics: null, skipped: 'too_large' };
+  }
   const { messages: lint, ast } = lintWithAst(task.file, task.code, task.spec);
   try {
     // One parse serves both: the metrics walk reuses ESLint's AST when there is one.

@@ -9,6 +9,7 @@ import type { SubmissionFile } from '../../domain/submission.js';
 import { sha256 } from '../../util/hash.js';
 import { isAlive } from '../../util/pid.js';
 import { createFrameParser } from './frames.js';
+import { startJobClock, starvedError } from './job-clock.js';
 import { onInterrupt } from './process-runner.js';
 import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type Availability, type BackendDef, type RawRun, type SandboxJob } from './types.js';
@@ -207,22 +208,28 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
   });
   await c.start();
   stream.end(JSON.stringify({ ...job.payload, key }));
-  const timer = setTimeout(() => {
+  let starved = false;
+  // The job's own time, as for the process backends: its container's processes are host processes.
+  const clock = startJobClock(job.limits.timeout_ms, () => c.inspect().then((i) => i.State.Pid || null, () => null), () => {
     timedOut = true;
     kill();
-  }, job.limits.timeout_ms);
+  }, () => {
+    starved = true;
+    kill();
+  });
   const ended = new Promise<void>((resolve) => {
     stream.once('end', resolve);
     stream.once('close', resolve);
   });
   const waited = (await c.wait().finally(() => {
-    clearTimeout(timer);
+    clock.stop();
     unregister();
   })) as { StatusCode: number };
   // The last frames may still be in flight when wait() returns: let the stream end, briefly.
   await Promise.race([ended, new Promise((r) => setTimeout(r, 500))]);
   (stream as unknown as { destroy(): void }).destroy();
   if (interrupted) throw new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader');
+  if (starved) throw starvedError(job.limits.timeout_ms);
   // A clean exit cannot be an OOM kill: skip the extra round trip.
   const info = waited.StatusCode === 0 && !timedOut ? { State: { OOMKilled: false } } : await c.inspect();
   const pids = await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/pids.events`, 'utf8').catch(() => '');

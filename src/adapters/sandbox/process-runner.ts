@@ -7,6 +7,7 @@ import { EvigradeError } from '../../domain/errors.js';
 import { createJobCgroup, type JobCgroup } from './cgroup.js';
 import { codeCacheFor } from './code-cache.js';
 import { createFrameParser } from './frames.js';
+import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
 import { materialiseRoot, SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type BackendDef, type RawRun, type SandboxJob } from './types.js';
@@ -131,10 +132,17 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     kill();
   };
   active.add(interrupt);
-  const timer = setTimeout(() => {
+  let starved = false;
+  let helloAt = 0;
+  let payloadAt = 0;
+  // The limit counts the job's own time (not time it spent waiting for a CPU), so load never kills a job.
+  const clock = startJobClock(job.limits.timeout_ms, () => child.pid ?? null, () => {
     timedOut = true;
     kill();
-  }, job.limits.timeout_ms);
+  }, () => {
+    starved = true;
+    kill();
+  }, { ms: () => (helloAt === 0 ? 0 : (payloadAt || performance.now()) - helloAt) });
 
   const capture = (which: 'stdout' | 'stderr') => (chunk: Buffer) => {
     const room = cap - out.bytes;
@@ -169,8 +177,12 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
       pending = pending.slice(nl + 1);
       if (parser.helloSeen && !payloadSent) {
         payloadSent = true;
+        helloAt = performance.now();
         void confine(child.pid as number, cgroup).then(
-          () => (child.stdin as Writable).end(JSON.stringify({ ...job.payload, key })),
+          () => {
+            payloadAt = performance.now();
+            (child.stdin as Writable).end(JSON.stringify({ ...job.payload, key }));
+          },
           () => kill(),
         );
       }
@@ -179,7 +191,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
 
   return new Promise((resolve, reject) => {
     child.on('error', (err) => {
-      clearTimeout(timer);
+      clock.stop();
       active.delete(interrupt);
       reject(new EvigradeError('SANDBOX_FAILED', `could not start the sandbox (${cmd.file}): ${err.message}`));
     });
@@ -193,6 +205,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     };
     const finish = async (code: number | null, signal: NodeJS.Signals | null): Promise<void> => {
       if (interrupted) return reject(new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader'));
+      if (starved) return reject(starvedError(job.limits.timeout_ms));
       const memoryLimitHit = (await cgroup?.memoryLimitHit().catch(() => false)) ?? false;
       const pidsLimitHit = (await cgroup?.pidsLimitHit().catch(() => false)) ?? false;
       resolve({
@@ -210,7 +223,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
       });
     };
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
+      clock.stop();
       active.delete(interrupt);
       exitInfo = { code, signal };
       // Anything the job left behind (daemons holding our pipes) dies with it;
