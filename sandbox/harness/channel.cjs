@@ -4,6 +4,7 @@
 // student can write to fd 3 or even read it back through /proc, but without the
 // key cannot produce a frame the grader accepts, and sequence numbers stop replay.
 const P = require('./primordials.cjs');
+const { createHmacSha256, utf8 } = require('./hmac.cjs');
 
 // fd 3 for process backends; Docker cannot pass extra fds, so there frames go to
 // stderr, each on a fresh line (a student's half-written line cannot swallow one).
@@ -33,17 +34,19 @@ function ser(v) {
 
 function createChannel(key) {
   let seq = 0;
+  // The key's pads live only in this closure; signing consults no host object.
+  const hmac = createHmacSha256(key);
   return function send(type, data) {
     seq += 1;
     const body = ser(data);
-    const mac = P.createHmac('sha256', key).update(seq + '|' + type + '|' + body).digest('hex');
+    const mac = hmac(seq + '|' + type + '|' + body);
     const line = LEAD + '{"seq":' + seq + ',"type":' + P.JSONStringify(type) + ',"data":' + body + ',"mac":"' + mac + '"}\n';
     writeAll(line);
   };
 }
 
 function writeAll(text) {
-  const buf = P.BufferFrom(text, 'utf8');
+  const buf = utf8(text);
   let off = 0;
   while (off < buf.length) {
     try {

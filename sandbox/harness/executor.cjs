@@ -2,7 +2,7 @@
 // Runs one registered file in Jest's order: beforeAll (outer first), then per
 // test beforeEach (outer→inner), the test, afterEach (inner→outer), then afterAll.
 const P = require('./primordials.cjs');
-const { effectiveMode, callWithTimeout, pathOf } = require('./runner.cjs');
+const { effectiveMode, callWithTimeout, pathOf, markOf } = require('./runner.cjs');
 
 // Frames of the harness and of Node itself say nothing about the student's code
 // and would make reports differ between machines; only the test's and the
@@ -10,6 +10,14 @@ const { effectiveMode, callWithTimeout, pathOf } = require('./runner.cjs');
 const NOISE_FRAME = /^\s+at .*(?:harness\.cjs|boot\.cjs|node:internal|\(native\)|<anonymous>|new Promise)/;
 
 function errorText(e) {
+  try {
+    return errorTextOf(e);
+  } catch {
+    return 'the thrown value could not be described';
+  }
+}
+
+function errorTextOf(e) {
   if (!e) return '';
   const msg = typeof e.message === 'string' ? e.message : P.String(e);
   const stack = typeof e.stack === 'string' ? e.stack : '';
@@ -70,7 +78,7 @@ function createExecutor(ctx) {
       if (!err && e2) err = e2;
     }
     ctx.setCurrent(null);
-    let status = err ? (err.evigradeTimeout ? 'timeout' : err.evigradeStatus || 'failed') : 'passed';
+    let status = err ? markOf(err) || 'failed' : 'passed';
     let message = err ? errorText(err) : '';
     if (test.failing) {
       status = err ? 'passed' : 'failed';

@@ -1,6 +1,7 @@
 'use strict';
 // What is locked before student code runs, beyond the integrity snapshot.
 const P = require('./primordials.cjs');
+const { mark } = require('./runner.cjs');
 
 /** node:assert is used by node:test suites; Node core's own internals use primordials, so freezing suffices. */
 function freezeAssert() {
@@ -62,8 +63,7 @@ function capOutput(cap, send, failRunning) {
         exceeded = true;
         send('limit', { code: 'output_limit', detail: 'output passed ' + cap + ' bytes; further output is discarded' });
         const err = new P.Error('output limit exceeded: the test printed more than ' + cap + ' bytes');
-        err.evigradeStatus = 'error';
-        failRunning(err);
+        failRunning(mark(err, 'error'));
       }
       const done = typeof encoding === 'function' ? encoding : cb;
       if (typeof done === 'function') P.setImmediate(done);

@@ -64,13 +64,14 @@ function stubSource() {
     valid.map((n) => `export const ${n} = s;`).join('\n');
 }
 
-// Jest (through Babel) lets an ESM test import any property of a CommonJS
-// module by name; Node only sees names its lexer can find. Wrapping gives the
-// names the tests import, the way Jest users expect.
-function cjsWrapper(url) {
+// Every file of the submission is evaluated by the harness's student realm (a
+// ses Compartment), never by Node's loader: an ESM test gets a shim that asks
+// the realm for the module's exports. As with Jest (through Babel), an ESM test
+// may import any property of a CommonJS module by name; the shim exports the
+// names the tests import.
+function studentShim(url) {
   const valid = cfg.stubNames.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
-  return `import { createRequire } from 'node:module';\n` +
-    `const m = createRequire(${JSON.stringify(url)})(${JSON.stringify(fileURLToPath(url))});\n` +
+  return `const m = globalThis[Symbol.for('evigrade.student')](${JSON.stringify(fileURLToPath(url))});\n` +
     `export default (m && m.__esModule && 'default' in m) ? m.default : m;\n` +
     valid.map((n) => `export const ${n} = m == null ? undefined : m[${JSON.stringify(n)}];`).join('\n');
 }
@@ -87,9 +88,6 @@ export async function load(url, context, nextLoad) {
     const v = cfg.virtual[url];
     return { format: v.format, source: v.source, shortCircuit: true };
   }
-  const loaded = await nextLoad(url, context);
-  if (loaded.format === 'commonjs' && url.startsWith(cfg.rootUrl)) {
-    return { format: 'module', source: cjsWrapper(url), shortCircuit: true };
-  }
-  return loaded;
+  if (url.startsWith(cfg.rootUrl)) return { format: 'module', source: studentShim(url), shortCircuit: true };
+  return nextLoad(url, context);
 }

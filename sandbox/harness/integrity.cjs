@@ -1,30 +1,17 @@
 'use strict';
-// Tamper detection. Matchers (the `expect` package) run in the same realm as
-// student code and rely on ordinary intrinsics (Object.is, Object.keys, the
-// Promise and Array prototypes...). We record every own property of those
-// intrinsics, plus the harness's own globals and the matcher registry, before
-// student code loads, and compare at every expect() call, around every test and
-// at the end. A difference means results from this job cannot be trusted.
+// Tamper detection, now defence in depth. The intrinsics the matchers rely on
+// are frozen by lockdown() and the submission runs in its own Compartment, so
+// it can reach neither them nor the objects watched here (Node's `Module`, the
+// `expect` function, Jest's matcher registry). We still record every own
+// property of those harness objects before student code loads and compare at
+// every expect() call, around every test and at the end: a difference means
+// results from this job cannot be trusted.
 const P = require('./primordials.cjs');
-
-const INTRINSICS = [
-  ['Object', Object], ['Object.prototype', Object.prototype], ['Function.prototype', Function.prototype],
-  ['Array', Array], ['Array.prototype', Array.prototype], ['String', String], ['String.prototype', String.prototype],
-  ['Number', Number], ['Number.prototype', Number.prototype], ['Boolean.prototype', Boolean.prototype],
-  ['Symbol', Symbol], ['Symbol.prototype', Symbol.prototype], ['Map.prototype', Map.prototype],
-  ['Set.prototype', Set.prototype], ['WeakMap.prototype', WeakMap.prototype], ['Reflect', Reflect], ['JSON', JSON],
-  ['Math', Math], ['Date', Date], ['Date.prototype', Date.prototype], ['RegExp.prototype', RegExp.prototype],
-  ['Error', Error], ['Error.prototype', Error.prototype], ['Promise', Promise], ['Promise.prototype', Promise.prototype],
-  ['Buffer', Buffer], ['Uint8Array.prototype', Uint8Array.prototype],
-  ['Object.getPrototypeOf(Uint8Array.prototype)', Object.getPrototypeOf(Uint8Array.prototype)],
-];
 
 // Properties whose mere appearance on a prototype changes how matchers see
 // every value (`asymmetricMatch` makes any object match anything, `then` turns
 // results into thenables, `toJSON` rewrites serialisation).
 const POISON_KEYS = ['asymmetricMatch', '$$typeof', 'then', 'toJSON', 'equals', 'nodeType', 'tester', 'sample'];
-// Prototypes where no new property at all is legitimate in graded code.
-const SEALED_SHAPE = new Set(['Object.prototype', 'Function.prototype', 'Promise.prototype']);
 
 function keysOf(obj) {
   const names = P.ObjectGetOwnPropertyNames(obj);
@@ -55,9 +42,6 @@ function createIntegrity() {
 
   function watch(label, obj, sealedShape) {
     P.ArrayPush(watched, [label, obj, snapshotObject(obj), !!sealedShape]);
-  }
-  for (let i = 0; i < INTRINSICS.length; i++) {
-    watch(INTRINSICS[i][0], INTRINSICS[i][1], SEALED_SHAPE.has(INTRINSICS[i][0]));
   }
 
   function checkOne(entry) {

@@ -1,10 +1,12 @@
 'use strict';
 // Loading test files and the submission's entry. ESM tests are served from
-// memory by hooks.mjs; CommonJS tests are compiled here from memory. The entry
-// is loaded first, while test registration is closed, so anything the
-// submission does at import time cannot add or reorder tests.
+// memory by hooks.mjs; CommonJS tests are compiled here from memory; both are
+// trusted and run in the start realm. Every file of the submission is
+// evaluated in the student Compartment (realm.cjs), whether a CommonJS test
+// requires it or an ESM test imports it (hooks.mjs then serves a shim that asks
+// the realm). The entry is loaded first, while test registration is closed, so
+// anything the submission does at import time cannot add or reorder tests.
 const P = require('./primordials.cjs');
-const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
@@ -20,55 +22,13 @@ function formatOf(name, source) {
   return ESM_SYNTAX.test(source.replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')) ? 'module' : 'commonjs';
 }
 
-const ENTRY_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '/index.js', '/index.mjs', '/index.cjs'];
-function resolveEntry(abs) {
-  for (const ext of ENTRY_EXTENSIONS) {
-    try {
-      if (fs.statSync(abs + ext).isFile()) return abs + ext;
-    } catch {
-      // try the next candidate
-    }
-  }
-  return abs;
-}
-
-// An ESM import of a relative path without an extension, which only the hooks resolve.
-const EXTENSIONLESS_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s*)['"]\.{1,2}\/(?:[^'"]*\/)?[^'"./]+['"]/m;
-
-function studentNeedsHooks(root) {
-  const stack = [root];
-  let seen = 0;
-  while (stack.length > 0 && seen < 512) {
-    const dir = stack.pop();
-    let entries;
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      seen++;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (/\.(m?js)$/.test(e.name)) {
-        try {
-          if (EXTENSIONLESS_IMPORT.test(fs.readFileSync(p, 'utf8'))) return true;
-        } catch {
-          // unreadable: nothing to resolve
-        }
-      }
-    }
-  }
-  return false;
-}
-
 function stubProxy() {
   const h = { get: (t, k) => (k === 'then' || k === '__esModule' ? undefined : s), apply: () => undefined, construct: () => ({}) };
   const s = new Proxy(function stub() {}, h);
   return s;
 }
 
-function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
+function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm }) {
   const root = payload.root;
   const rootUrl = pathToFileURL(root + '/').href;
   const files = payload.tests.map((t) => ({ ...t, abs: path.join(root, t.name), format: formatOf(t.name, t.source) }));
@@ -76,8 +36,10 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
   for (const f of files) if (f.format === 'module') virtual[pathToFileURL(f.abs).href] = { source: f.source, format: 'module' };
   const byAbs = new Map(files.map((f) => [f.abs, f]));
 
+  // ESM tests import the submission through this function (see hooks.mjs); only the realm evaluates student files.
+  P.ObjectDefineProperty(globalThis, Symbol.for('evigrade.student'), { value: (abs) => realm.load(abs) });
   // Loader hooks cost a thread; CommonJS-only jobs do without them.
-  if (files.some((f) => f.format === 'module') || studentNeedsHooks(root)) {
+  if (files.some((f) => f.format === 'module')) {
     Module.register(pathToFileURL(path.join(__dirname, 'hooks.mjs')).href, {
       data: { virtual, mode: payload.mode, stubNames: payload.stubNames || [], rootUrl },
     });
@@ -116,6 +78,8 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
       const v = virtualCjs(abs);
       if (v) return compileCjs(v);
       if (payload.mode === 'collect' && byAbs.has(parent.filename)) return stubProxy();
+      const student = realm.resolveFile(abs);
+      if (student && student.startsWith(root + '/')) return realm.load(student);
     }
     return P.ReflectApply(origLoad, this, [request, parent, isMain]);
   };
@@ -134,24 +98,39 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked }) {
   /** Loads the entry the way the first test file would, before tests register. */
   async function preloadEntry() {
     if (!payload.entry) return null;
-    const abs = resolveEntry(path.resolve(root, payload.entry));
     try {
-      const first = files[0];
-      if (first && first.format === 'module') {
-        const url = pathToFileURL(abs).href;
-        await importer(url);
-      } else {
-        require(abs);
-      }
+      const abs = realm.resolveFile(path.resolve(root, payload.entry));
+      if (!abs) throw new P.Error("Cannot find module '" + path.resolve(root, payload.entry) + "'");
+      realm.load(abs);
       return null;
     } catch (e) {
-      const err = e instanceof Error ? e : new P.Error(P.String(e));
-      err.message = 'The submission failed to load: ' + err.message;
-      return err;
+      return loadFailure(e);
     }
   }
 
   return { loadTestFile, preloadEntry };
+}
+
+/** The entry's load error, described without writing to (or trusting) the thrown value. */
+function loadFailure(e) {
+  let name = 'Error';
+  let message;
+  try {
+    name = e instanceof Error && typeof e.name === 'string' ? e.name : 'Error';
+    message = e instanceof Error ? P.String(e.message) : P.String(e);
+  } catch {
+    message = 'the thrown value could not be described';
+  }
+  let stack = '';
+  try {
+    stack = e instanceof Error && typeof e.stack === 'string' ? e.stack : '';
+  } catch {
+    stack = '';
+  }
+  const err = new P.Error('The submission failed to load: ' + message);
+  const nl = stack.indexOf('\n    at ') >= 0 ? stack.indexOf('\n    at ') : stack.indexOf('\n  at ');
+  err.stack = name + ': The submission failed to load: ' + message + (nl >= 0 ? stack.slice(nl) : '');
+  return err;
 }
 
 module.exports = { createLoaders, formatOf };

@@ -4,6 +4,8 @@
 // code runs. The payload (channel key, hidden tests) arrives on stdin, so the
 // hidden tests never exist on the job's file system.
 const P = require('./primordials.cjs');
+const realmLib = require('./realm.cjs');
+const { createGuard } = require('./guard.cjs');
 const { createChannel, hello } = require('./channel.cjs');
 const { createIntegrity } = require('./integrity.cjs');
 const runner = require('./runner.cjs');
@@ -19,6 +21,8 @@ hello();
 const payload = P.JSONParse(P.readFileSync(0, 'utf8'));
 const send = createChannel(payload.key);
 payload.key = null;
+// Every intrinsic is frozen before Jest's packages or any student code load.
+realmLib.lockdownNow(payload.tests.map((t) => t.source));
 
 const integrity = createIntegrity();
 let tamperSent = false;
@@ -33,9 +37,10 @@ function tamper(code, detail) {
 
 // --- Jest's expect and jest object, only when the hidden tests use them.
 const usesExpect = payload.tests.some((t) => /\bexpect\b/.test(t.source));
-const jestExpect = usesExpect ? createExpect(integrity, tamper) : null;
+const guard = createGuard(tamper);
+const jestExpect = usesExpect ? createExpect(integrity, tamper, guard) : null;
 let currentState = null;
-const jest = createJestObject(() => currentState);
+const jest = createJestObject(() => currentState, guard);
 
 // --- per-file registries behind stable global functions.
 let registry = null;
@@ -84,7 +89,15 @@ shutInspector((what) => send('note', { code: 'blocked_module', detail: what }));
 capOutput(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024, send, (err) => {
   if (runner.active.finish) runner.active.finish(err);
 });
-const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked: (what) => send('note', { code: 'blocked_module', detail: what }) });
+const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
+// The submission's realm: its test globals are the routed functions (calls outside loading are refused and reported).
+const testGlobals = {};
+for (const name of ROUTED) testGlobals[name] = harden(jestApi[name]);
+const realm = realmLib.createStudentRealm({
+  root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
+  extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
+});
+const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm });
 integrity.watch('Module', Module, true);
 integrity.watch('Module.prototype', Module.prototype, true);
 

@@ -8,6 +8,20 @@ const P = require('./primordials.cjs');
 const bindEach = (fn, supportsDone) => (...table) => require('jest-each').bind(fn, supportsDone)(...table);
 
 const DEFAULT_TIMEOUT = 5000;
+// What the harness itself decided about an error (a timeout, an output-limit
+// error) lives here, never on the error object: a value the submission throws
+// could carry any property, own or inherited.
+const marks = new WeakMap();
+const MarksGet = Function.prototype.call.bind(WeakMap.prototype.get);
+const MarksSet = Function.prototype.call.bind(WeakMap.prototype.set);
+function mark(err, status) {
+  MarksSet(marks, err, status);
+  return err;
+}
+/** 'timeout' | 'error' when the harness made this error, else undefined. */
+function markOf(err) {
+  return err !== null && typeof err === 'object' ? MarksGet(marks, err) : undefined;
+}
 // The innermost call in flight: an uncaught exception fails it at once, as in Jest.
 const active = { finish: null };
 
@@ -125,8 +139,7 @@ function timeoutError(ms, what) {
     'Exceeded timeout of ' + ms + ' ms for a ' + what + '.\n' +
     'Add a timeout value to this test to increase the timeout, if this is a long-running test. ' +
     'See https://jestjs.io/docs/api#testname-fn-timeout.');
-  e.evigradeTimeout = true;
-  return e;
+  return mark(e, 'timeout');
 }
 
 /** Calls fn the way Jest does (done callback or returned promise) and settles
@@ -178,4 +191,4 @@ function asError(e, prefix) {
   return new P.Error(prefix + ' ' + (shown === undefined ? P.String(e) : shown));
 }
 
-module.exports = { active, createRegistry, effectiveMode, callWithTimeout, pathOf, DEFAULT_TIMEOUT, asError };
+module.exports = { mark, markOf, active, createRegistry, effectiveMode, callWithTimeout, pathOf, DEFAULT_TIMEOUT, asError };

@@ -1,7 +1,7 @@
 // Forged results never turn a failure into a pass, and each trick raises a flag.
 import { describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
-import { flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+import { eventKinds, flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
 
 // Every hostile case runs against every backend that can isolate here.
 const backends = (await isolatingBackends()).filter((b) => b.ok);
@@ -41,10 +41,10 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['policy.process_exit', 'sandbox.process_exit']]);
   });
 
-  it('hard exit with code 0 (process.reallyExit) before reporting: missing results fail, flagged', async () => {
+  it('hard exit (process.reallyExit) is out of reach: the submission sees a process facade without it', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.reallyExit(0);'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['policy.process_exit', 'sandbox.early_exit']]);
-    expect(r.sandbox.violations.map((v) => v.event)).toEqual(['incomplete']);
+    expect([statuses(r), flagCodes(r), eventKinds(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['policy.process_exit'], []]);
+    expect(r.tests[0]?.message).toContain('process.reallyExit is not a function');
   });
 
   it('an exit handler forcing exit code 0 changes nothing', async () => {
@@ -58,22 +58,22 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     expect(r.tests[0]?.message).toContain('untrusted: tampering.globals: assignment to global expect');
   });
 
-  it('patching Object.is (what toBe relies on): detected, no pass survives', async () => {
+  it('patching Object.is (what toBe relies on): the intrinsic is frozen, the import fails, no pass survives', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('Object.is = () => true;'));
-    expect(Object.values(statuses(r)).every((s) => s === 'error')).toBe(true);
-    expect(flagCodes(r)).toContain('tampering.intrinsics');
-    expect(r.tests[0]?.message).toContain('Object.is was replaced');
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
+    expect(r.tests[0]?.message).toContain("Cannot assign to read only property 'is'");
   });
 
-  it('prototype pollution with asymmetricMatch (makes toEqual match anything): detected', async () => {
+  it('prototype pollution with asymmetricMatch (makes toEqual match anything): Object.prototype is frozen', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('Object.prototype.asymmetricMatch = function () { return true; };'));
-    expect(Object.values(statuses(r)).every((s) => s === 'error')).toBe(true);
-    expect(r.flags.find((f) => f.code === 'tampering.intrinsics')?.message).toContain('Object.prototype.asymmetricMatch was added');
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
+    expect(r.tests[0]?.message).toContain('Cannot add property asymmetricMatch, object is not extensible');
   });
 
-  it('replacing a matcher through expect.extend at import: detected', async () => {
+  it('replacing a matcher through expect.extend at import: the submission has no expect', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['tampering.canary', 'tampering.intrinsics']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
+    expect(r.tests[0]?.message).toContain("Cannot read properties of undefined (reading 'extend')");
   });
 
   it('patching node:assert for node:test files: assert is frozen, the test still fails', async () => {
@@ -108,11 +108,11 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
   });
 
-  it('patching Module._load to serve a fake @jest/globals: detected', async () => {
+  it('patching Module._load to serve a fake @jest/globals: node:module is not available to the submission', async () => {
     const prelude = "const M = require('node:module'); const orig = M._load; M._load = function (r, ...a) { return orig.call(this, r, ...a); };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
-    expect(statuses(r)).toEqual({ 'answer > is 42': 'error', 'answer > deep': 'error' });
-    expect(r.flags.find((f) => f.code === 'tampering.intrinsics')?.message).toContain('Module._load was replaced');
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
+    expect(r.tests[0]?.message).toContain('Cannot load "node:module": this built-in module is not available to submissions');
   });
 
   it('the inspector (to read the hidden tests from memory) is not available', async () => {
@@ -122,18 +122,19 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     expect(r.sandbox.violations.map((v) => v.event)).toEqual(['blocked_module']);
   });
 
-  it('every other way into the inspector is shut too (SIGUSR1, open, Session, _debugProcess, ESM import)', async () => {
+  it('every other way into the inspector is shut too (SIGUSR1, open, Session, _debugProcess, getBuiltinModule, ESM import)', async () => {
     const sol = `const tries = {};
       const attempt = (name, fn) => { try { fn(); tries[name] = 'open'; } catch (e) { tries[name] = 'shut'; } };
       attempt('sigusr1', () => { process.kill(process.pid, 'SIGUSR1'); });
       attempt('debugProcess', () => process._debugProcess(process.pid));
-      const insp = process.getBuiltinModule('node:inspector');
+      let insp = null;
+      attempt('builtin', () => { insp = process.getBuiltinModule('node:inspector'); });
       attempt('open', () => insp.open(0));
       attempt('session', () => new insp.Session().connect());
       module.exports = { answer: async () => { await new Promise((r) => setTimeout(r, 100));
         let esm; try { const m = await import('node:inspector'); new m.Session().connect(); esm = 'open'; } catch { esm = 'shut'; }
-        return JSON.stringify({ ...tries, esm, url: insp.url() ?? null }); } };`;
-    const spec = { 'answer.test.js': "const { answer } = require('./solution');\ntest('shut', async () => { expect(JSON.parse(await answer())).toEqual({ sigusr1: 'open', debugProcess: 'shut', open: 'shut', session: 'shut', esm: 'shut', url: null }); });" };
+        return JSON.stringify({ ...tries, esm }); } };`;
+    const spec = { 'answer.test.js': "const { answer } = require('./solution');\ntest('shut', async () => { expect(JSON.parse(await answer())).toEqual({ sigusr1: 'open', debugProcess: 'shut', builtin: 'shut', open: 'shut', session: 'shut', esm: 'shut' }); });" };
     const r = await gradeInline(backend, inlineRubric(spec), { 'solution.js': sol });
     expect(statuses(r)).toEqual({ shut: 'passed' });
     expect(r.sandbox.violations.map((v) => v.event).every((e) => e === 'blocked_module')).toBe(true);
@@ -146,8 +147,15 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
   });
 
   it('a correct submission that patches nothing passes cleanly (no false alarms)', async () => {
-    const sol = "Error.stackTraceLimit = 50; String.prototype.shout = function () { return this.toUpperCase(); }; class E extends Error {} E.prototype.name = 'E'; module.exports = { answer: () => 42 };";
+    const sol = "Error.stackTraceLimit = 50; class E extends Error {} E.prototype.name = 'E'; const shout = (s) => s.toUpperCase(); module.exports = { answer: () => (shout('x') === 'X' ? 42 : 0) };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
     expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'passed', 'answer > deep': 'passed' }, []]);
+  });
+
+  it('extending a built-in prototype is refused: student code runs strict against frozen intrinsics', async () => {
+    const sol = "String.prototype.shout = function () { return this.toUpperCase(); }; module.exports = { answer: () => 42 };";
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
+    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
+    expect(r.tests[0]?.message).toContain('Cannot add property shout, object is not extensible');
   });
 });

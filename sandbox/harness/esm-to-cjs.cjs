@@ -1,0 +1,151 @@
+'use strict';
+// ES module source -> the body of a CommonJS-style function, so a student's ESM
+// file can be evaluated inside the student Compartment (whose evaluator takes
+// scripts, not modules). Only top-level import/export syntax, `import.meta` and
+// `import()` are rewritten, in place, keeping every line where it was so stack
+// traces point at the student's own lines. Semantics follow Babel's CommonJS
+// output (what Jest users get): `exports.__esModule`, hoisted function exports,
+// `default` interop; `let`/`var` exports and re-exports stay live (getters).
+// acorn is loaded on first use: CommonJS-only submissions never pay for it.
+let acornLib = null;
+const acorn = { parse: (src, opts) => (acornLib || (acornLib = require('acorn'))).parse(src, opts) };
+
+const blankLines = (text) => text.replace(/[^\n]/g, '');
+
+function patternNames(node, out) {
+  if (!node) return out;
+  switch (node.type) {
+    case 'Identifier': out.push(node.name); break;
+    case 'ObjectPattern': for (const p of node.properties) patternNames(p.type === 'RestElement' ? p.argument : p.value, out); break;
+    case 'ArrayPattern': for (const e of node.elements) patternNames(e, out); break;
+    case 'RestElement': patternNames(node.argument, out); break;
+    case 'AssignmentPattern': patternNames(node.left, out); break;
+    default: break;
+  }
+  return out;
+}
+
+const nameOf = (n) => (n.type === 'Literal' ? String(n.value) : n.name);
+
+/** Every `import.meta` and `import(...)` anywhere in the tree. */
+function findImportForms(node, out) {
+  if (!node || typeof node.type !== 'string') return;
+  if (node.type === 'MetaProperty' && node.meta.name === 'import') out.push(node);
+  if (node.type === 'ImportExpression') out.push(node);
+  for (const key in node) {
+    if (key === 'type' || key === 'start' || key === 'end') continue;
+    const v = node[key];
+    if (Array.isArray(v)) for (const c of v) findImportForms(c, out);
+    else if (v && typeof v === 'object' && typeof v.type === 'string') findImportForms(v, out);
+  }
+}
+
+function esmToCjs(source) {
+  let ast;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+  } catch (e) {
+    const err = new SyntaxError(String(e.message).replace(/ \(\d+:\d+\)$/, ''));
+    if (e.loc) err.evigradeLoc = e.loc;
+    throw err;
+  }
+  const edits = []; // [start, end, text]
+  const top = []; // statements that run before the body (hoisted imports, function exports)
+  const live = []; // [exportedName, getter expression]
+  let n = 0;
+  const req = (spec) => {
+    const id = '__evigrade_m' + n++;
+    top.push('const ' + id + ' = require(' + JSON.stringify(spec) + ');');
+    return id;
+  };
+  for (const node of ast.body) {
+    if (node.type === 'ImportDeclaration') {
+      const m = req(node.source.value);
+      for (const s of node.specifiers) {
+        if (s.type === 'ImportDefaultSpecifier') top.push('const ' + s.local.name + ' = __evigrade_default(' + m + ');');
+        else if (s.type === 'ImportNamespaceSpecifier') top.push('const ' + s.local.name + ' = __evigrade_namespace(' + m + ');');
+        else if (nameOf(s.imported) === 'default') top.push('const ' + s.local.name + ' = __evigrade_default(' + m + ');');
+        else top.push('const ' + s.local.name + ' = ' + m + '[' + JSON.stringify(nameOf(s.imported)) + '];');
+      }
+      edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
+    } else if (node.type === 'ExportNamedDeclaration') {
+      if (node.declaration) {
+        const d = node.declaration;
+        edits.push([node.start, d.start, '']);
+        if (d.type === 'FunctionDeclaration') top.push('exports.' + d.id.name + ' = ' + d.id.name + ';');
+        else if (d.type === 'ClassDeclaration') edits.push([node.end, node.end, ' exports.' + d.id.name + ' = ' + d.id.name + ';']);
+        else if (d.kind === 'const') {
+          const names = [];
+          for (const decl of d.declarations) patternNames(decl.id, names);
+          edits.push([node.end, node.end, names.map((x) => ' exports.' + x + ' = ' + x + ';').join('')]);
+        } else {
+          for (const decl of d.declarations) for (const x of patternNames(decl.id, [])) live.push([x, x]);
+        }
+      } else if (node.source) {
+        const m = req(node.source.value);
+        for (const s of node.specifiers) {
+          const local = nameOf(s.local);
+          live.push([nameOf(s.exported), local === 'default' ? '__evigrade_default(' + m + ')' : m + '[' + JSON.stringify(local) + ']']);
+        }
+        edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
+      } else {
+        for (const s of node.specifiers) live.push([nameOf(s.exported), nameOf(s.local)]);
+        edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
+      }
+    } else if (node.type === 'ExportAllDeclaration') {
+      const m = req(node.source.value);
+      if (node.exported) live.push([nameOf(node.exported), '__evigrade_namespace(' + m + ')']);
+      else top.push('__evigrade_star(exports, ' + m + ');');
+      edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
+    } else if (node.type === 'ExportDefaultDeclaration') {
+      const d = node.declaration;
+      if ((d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') && d.id) {
+        edits.push([node.start, d.start, '']);
+        if (d.type === 'FunctionDeclaration') top.push('exports.default = ' + d.id.name + ';');
+        else edits.push([node.end, node.end, ' exports.default = ' + d.id.name + ';']);
+      } else {
+        edits.push([node.start, d.start, 'exports.default = ']);
+        if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') edits.push([node.end, node.end, ';']);
+      }
+    }
+  }
+  const forms = [];
+  findImportForms(ast, forms);
+  for (const f of forms) {
+    if (f.type === 'MetaProperty') edits.push([f.start, f.end, '__evigrade_meta']);
+    else edits.push([f.start, f.source.start, '__evigrade_import(']);
+  }
+  edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+  let body = source;
+  for (const [s, e, text] of edits) body = body.slice(0, s) + text + body.slice(e);
+  if (body.startsWith('#!')) body = '//' + body.slice(2);
+  let head = 'Object.defineProperty(exports, "__esModule", { value: true });';
+  for (const [name, expr] of live) {
+    head += 'Object.defineProperty(exports, ' + JSON.stringify(name) + ', { enumerable: true, get: () => ' + expr + ' });';
+  }
+  // Everything added goes on the first line: the student's line numbers stay.
+  return head + top.join('') + body;
+}
+
+/** A CommonJS file's `import(...)` and `import.meta` (left alone if it does not parse: evaluation reports V8's own error). */
+function rewriteScriptImports(source) {
+  if (!/\bimport\s*(?:\(|\.\s*meta)/.test(source)) return source;
+  let ast;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true, allowReturnOutsideFunction: true });
+  } catch {
+    return source;
+  }
+  const forms = [];
+  findImportForms(ast, forms);
+  forms.sort((a, b) => b.start - a.start);
+  let body = source;
+  for (const f of forms) {
+    body = f.type === 'MetaProperty'
+      ? body.slice(0, f.start) + '__evigrade_meta' + body.slice(f.end)
+      : body.slice(0, f.start) + '__evigrade_import(' + body.slice(f.source.start);
+  }
+  return body;
+}
+
+module.exports = { esmToCjs, rewriteScriptImports };

@@ -1,0 +1,228 @@
+'use strict';
+// Equality decided by the values compared, not by the submission. Jest's
+// `equals` lets a received value vote on its own equality: an `asymmetricMatch`
+// method (own or inherited) is handed the expected value and its answer is the
+// verdict; a Proxy's traps answer every key and type question; an own accessor
+// runs code on every read; a fake `constructor` or iterator steers
+// `iterableEquality`; an object that claims `_isMockFunction` supplies its own
+// call list. Before a built-in matcher runs, the received value (and, for mock
+// matchers, the recorded calls or results) is walked without running any of its
+// code; if the submission could decide the outcome, the assertion fails with a
+// clear message and the job reports `tampering.self_equality`.
+// Asymmetric matchers and mocks count only when test code made them: the
+// harness brands what `expect.any(...)`, `jest.fn()`... return.
+const P = require('./primordials.cjs');
+const { types } = require('node:util');
+
+const isProxy = types.isProxy;
+const isSet = types.isSet;
+const isMap = types.isMap;
+const getProto = Object.getPrototypeOf;
+const ownKeys = Reflect.ownKeys;
+const uncurry = (fn) => Function.prototype.call.bind(fn);
+const MapForEach = uncurry(Map.prototype.forEach);
+const SetForEach = uncurry(Set.prototype.forEach);
+const WeakSetHas = uncurry(WeakSet.prototype.has);
+const WeakSetAdd = uncurry(WeakSet.prototype.add);
+
+const INTRINSIC_CTORS = new Set([Object, Array, Map, Set, Date, RegExp, Error, Promise, WeakMap, WeakSet, ArrayBuffer, DataView,
+  Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, Uint8ClampedArray, BigInt64Array, BigUint64Array]);
+const SET_MAP_METHODS = ['has', 'get', 'size', 'entries', 'values', 'keys', 'forEach', Symbol.iterator];
+const IMMUTABLE = /^@@__IMMUTABLE_\w+__@@$/;
+const DEEP = new Set(['toEqual', 'toStrictEqual', 'toMatchObject', 'toContainEqual', 'toHaveProperty']);
+const CALLS = new Set(['toHaveBeenCalledWith', 'toHaveBeenLastCalledWith', 'toHaveBeenNthCalledWith', 'toBeCalledWith', 'lastCalledWith', 'nthCalledWith']);
+const RETURNS = new Set(['toHaveReturnedWith', 'toHaveLastReturnedWith', 'toHaveNthReturnedWith', 'toReturnWith', 'lastReturnedWith', 'nthReturnedWith']);
+const MOCKS = new Set([...CALLS, ...RETURNS, 'toHaveBeenCalled', 'toHaveBeenCalledTimes', 'toBeCalled', 'toBeCalledTimes', 'toHaveReturned', 'toHaveReturnedTimes', 'toReturn', 'toReturnTimes']);
+const SHALLOW = new Set(['toContain', 'toHaveLength', 'toBeInstanceOf', 'toMatch']);
+const THROWS = new Set(['toThrow', 'toThrowError']);
+const NODE_LIMIT = 20000;
+
+// lockdown's override taming turns data properties of intrinsic prototypes into
+// accessors; those accessors are the platform's, frozen, never the submission's.
+const INTRINSIC_PROTOS = new Set();
+for (const C of [Object, Function, Array, Map, Set, WeakMap, WeakSet, Date, RegExp, Promise, String, Number, Boolean, Symbol, BigInt,
+  Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError, AggregateError, ArrayBuffer, DataView]) INTRINSIC_PROTOS.add(C.prototype);
+INTRINSIC_PROTOS.add(getProto(Uint8Array.prototype));
+
+/** The descriptor of `key` where the prototype chain first has it, with its holder; runs no code of `obj`. */
+function descriptorOnChain(obj, key) {
+  for (let o = obj, depth = 0; o !== null && depth < 64; o = getProto(o), depth++) {
+    if (isProxy(o)) return { proxy: true };
+    const d = P.ObjectGetOwnPropertyDescriptor(o, key);
+    if (d) {
+      if ((d.get || d.set) && INTRINSIC_PROTOS.has(o)) return { intrinsic: true };
+      return d;
+    }
+  }
+  return undefined;
+}
+
+function inheritsFrom(obj, proto) {
+  for (let o = getProto(obj), depth = 0; o !== null && depth < 64; o = getProto(o), depth++) {
+    if (isProxy(o)) return false;
+    if (o === proto) return true;
+  }
+  return false;
+}
+
+function createGuard(tamper) {
+  const branded = new WeakSet();
+  const brand = (v) => {
+    if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
+    return v;
+  };
+
+  /** Why `value` could decide its own comparison, or null. Runs no code of the value. */
+  function selfDecided(value) {
+    const seen = new WeakSet();
+    let budget = NODE_LIMIT;
+    function visit(v, where, depth) {
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return null;
+      if (WeakSetHas(seen, v) || WeakSetHas(branded, v) || budget-- <= 0 || depth > 200) return null;
+      WeakSetAdd(seen, v);
+      if (isProxy(v)) return where + ' is a Proxy';
+      const am = descriptorOnChain(v, 'asymmetricMatch');
+      if (am && !am.intrinsic) return where + ' carries an asymmetricMatch method that test code did not make';
+      const keys = ownKeys(v);
+      const setOrMap = isSet(v) || isMap(v);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const d = P.ObjectGetOwnPropertyDescriptor(v, k);
+        const label = typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : k;
+        if (d.get || d.set) {
+          if (typeof v === 'function' || isErrorStack(v, k)) continue;
+          return where + ' has an accessor property "' + label + '"';
+        }
+        if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function') return where + ' has its own "constructor" method';
+        if (typeof k === 'string' && IMMUTABLE.test(k)) return where + ' carries an Immutable.js marker';
+      }
+      if (!setOrMap && typeof v === 'object') {
+        if (inheritsFrom(v, Set.prototype)) return where + ' pretends to be a Set';
+        if (inheritsFrom(v, Map.prototype)) return where + ' pretends to be a Map';
+      }
+      // A Set or Map still claiming its base constructor (Jest then trusts its own methods) must use the intrinsic ones.
+      const ctorD = setOrMap ? descriptorOnChain(v, 'constructor') : null;
+      if (ctorD && (ctorD.intrinsic || ctorD.value === Set || ctorD.value === Map)) {
+        const proto = isSet(v) ? Set.prototype : Map.prototype;
+        for (let i = 0; i < SET_MAP_METHODS.length; i++) {
+          const d = descriptorOnChain(v, SET_MAP_METHODS[i]);
+          const intr = P.ObjectGetOwnPropertyDescriptor(proto, SET_MAP_METHODS[i]);
+          if (d && !d.intrinsic && intr && (d.value !== intr.value || d.get !== intr.get)) return where + ' replaces ' + P.String(SET_MAP_METHODS[i]) + ' of its ' + (isSet(v) ? 'Set' : 'Map');
+        }
+      }
+      let found = null;
+      if (isMap(v)) {
+        MapForEach(v, (val, key) => { found = found || visit(key, where + ' (a key)', depth + 1) || visit(val, where + ' (a value)', depth + 1); });
+      } else if (isSet(v)) {
+        SetForEach(v, (val) => { found = found || visit(val, where + ' (an element)', depth + 1); });
+      }
+      if (found) return found;
+      for (let i = 0; i < keys.length; i++) {
+        const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
+        if (!('value' in d)) continue;
+        const r = visit(d.value, where + (typeof keys[i] === 'symbol' ? '[symbol]' : '.' + keys[i]), depth + 1);
+        if (r) return r;
+      }
+      return null;
+    }
+    return visit(value, 'the received value', 0);
+  }
+
+  // V8 installs `stack` on errors as an own accessor on some paths; it runs no student code.
+  function isErrorStack(v, k) {
+    return k === 'stack' && v instanceof Error;
+  }
+
+  /** Plain data: nothing in the expected value is the submission's or a custom class (then Jest's rules are the test's own business). */
+  function isPlainExpected(v, depth) {
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return true;
+    if (typeof v === 'function') return WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v);
+    if (WeakSetHas(branded, v)) return true;
+    if (isProxy(v) || depth > 50) return false;
+    const proto = getProto(v);
+    const ok = proto === null || proto === Object.prototype || P.ArrayIsArray(v) || isSet(v) || isMap(v) || v instanceof Date || v instanceof RegExp || v instanceof Error || ArrayBuffer.isView(v);
+    if (!ok) return false;
+    const keys = ownKeys(v);
+    for (let i = 0; i < keys.length && i < 10000; i++) {
+      const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
+      if (d && 'value' in d && !isPlainExpected(d.value, depth + 1)) return false;
+    }
+    return true;
+  }
+
+  function fail(matcher, reason) {
+    tamper('tampering.self_equality', matcher + ': ' + reason);
+    const e = new P.Error('evigrade: ' + matcher + ' cannot decide: ' + reason + '. The submission would decide the comparison itself, so this assertion fails.');
+    throw e;
+  }
+
+  function isMock(v) {
+    return typeof v === 'function' && WeakSetHas(branded, v);
+  }
+
+  /** Wraps each built-in matcher in Jest's registry (before any test or student code runs). */
+  function wrapMatchers(registry, internalFlag) {
+    const names = P.ObjectKeys(registry);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const orig = registry[name];
+      if (typeof orig !== 'function') continue;
+      const wrapped = function (received, ...expected) {
+        if (DEEP.has(name)) {
+          if (expected.every((e) => isPlainExpected(e, 0))) {
+            const why = selfDecided(received);
+            if (why) fail(name, why);
+          }
+        } else if (MOCKS.has(name)) {
+          if (!isMock(received) && received !== null && (typeof received === 'function' || typeof received === 'object')) {
+            const claim = descriptorOnChain(received, '_isMockFunction') || descriptorOnChain(received, 'mock') || descriptorOnChain(received, 'calls');
+            if (claim && !claim.intrinsic) fail(name, 'the received value pretends to be a mock function that test code did not make');
+          } else if (isMock(received) && expected.every((e) => isPlainExpected(e, 0))) {
+            const list = CALLS.has(name) ? received.mock.calls : RETURNS.has(name) ? received.mock.results.map((r) => r.value) : null;
+            const why = list ? selfDecided(list) : null;
+            if (why) fail(name, why.replace('the received value', CALLS.has(name) ? 'the recorded calls' : 'the recorded results'));
+          }
+        } else if (SHALLOW.has(name)) {
+          if (isProxy(received)) fail(name, 'the received value is a Proxy');
+        } else if (THROWS.has(name)) {
+          if (this && this.promise === 'rejects') {
+            const why = thrownDecides(received);
+            if (why) fail(name, why);
+          } else if (typeof received === 'function') {
+            let why = null;
+            const inner = received;
+            received = function () {
+              try {
+                return P.ReflectApply(inner, this, arguments);
+              } catch (e) {
+                why = thrownDecides(e);
+                throw e;
+              }
+            };
+            const out = P.ReflectApply(orig, this, [received, ...expected]);
+            if (why) fail(name, why);
+            return out;
+          }
+        }
+        return P.ReflectApply(orig, this, [received, ...expected]);
+      };
+      if (internalFlag && orig[internalFlag] !== undefined) P.ObjectDefineProperty(wrapped, internalFlag, { value: orig[internalFlag] });
+      P.ObjectDefineProperty(wrapped, 'name', { value: orig.name });
+      registry[name] = wrapped;
+    }
+  }
+
+  function thrownDecides(e) {
+    if (e === null || (typeof e !== 'object' && typeof e !== 'function')) return null;
+    if (isProxy(e)) return 'the thrown value is a Proxy';
+    const d = descriptorOnChain(e, 'message');
+    if (d && !d.intrinsic && (d.proxy || d.get || d.set)) return 'the thrown value computes its message with an accessor';
+    const am = descriptorOnChain(e, 'asymmetricMatch');
+    if (am && !am.intrinsic && !WeakSetHas(branded, e)) return 'the thrown value carries an asymmetricMatch method';
+    return null;
+  }
+
+  return { brand, wrapMatchers, selfDecided };
+}
+
+module.exports = { createGuard };

@@ -1,0 +1,265 @@
+// Verdict integrity against the submission's own realm: five classes of forgery
+// (issue 12), each with cases of our own, every one asserting the exact outcome
+// on every isolating backend. The submission runs in a ses Compartment after
+// lockdown(); the cases below are what a wrong submission would try from there.
+import { describe, expect, it } from 'vitest';
+import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
+import { flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+
+const backends = (await isolatingBackends()).filter((b) => b.ok);
+if (backends.length === 0) throw new Error('no isolating sandbox backend on this machine: install bubblewrap');
+
+const TESTS = {
+  'realm.test.js': `const s = require('./solution');
+test('value', () => { expect(s.answer()).toBe(42); });
+test('shape', () => { expect(s.shape()).toEqual({ v: 42, list: [1, 2] }); });
+test('set', () => { expect(s.set()).toEqual(new Set([1, 2])); });
+test('calls back', () => { const cb = jest.fn(); s.notify(cb); expect(cb).toHaveBeenCalledWith({ v: 42 }); });
+test('rejects negatives', () => { expect(() => s.check(-1)).toThrow(RangeError); expect(() => s.check(-1)).toThrow('negative'); });
+test('guess', () => { const hint = (x) => x === 42; expect(s.guess(hint)).toBe(42); });`,
+};
+const NAMES = ['value', 'shape', 'set', 'calls back', 'rejects negatives', 'guess'];
+const all = (status: string): Record<string, string> => Object.fromEntries(NAMES.map((n) => [n, status]));
+const ALL_FAILED = all('failed');
+const ALL_ERROR = all('error');
+
+// Every function is wrong; a case replaces some of them with its forgery.
+const wrong = (prelude: string, overrides = ''): Record<string, string> => ({
+  'solution.js': `const base = {
+  answer: () => 41, shape: () => ({ v: 41, list: [1, 2] }), set: () => new Set([1]),
+  notify: (cb) => cb({ v: 41 }), check: (n) => n, guess: () => -1,
+};
+${prelude}
+module.exports = Object.assign(base, { ${overrides} });
+`,
+});
+
+interface Case {
+  name: string;
+  files: Record<string, string>;
+  statuses: Record<string, string>;
+  flags: string[];
+  message?: [string, string];
+}
+
+const CLASS_1: Case[] = [
+  {
+    name: 'throws plain objects and errors carrying harness-looking status fields',
+    files: wrong('', `answer: () => { throw { message: 'no', evigradeStatus: 'passed', evigradeTimeout: false, status: 'passed' }; },
+      shape: () => { throw Object.assign(new Error('no'), { evigradeStatus: 'passed', status: 'passed' }); }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: 'throws an Error subclass whose prototype answers status questions through getters',
+    files: wrong(`class Sneaky extends Error { get evigradeStatus() { return 'passed'; } get evigradeTimeout() { return false; } get status() { return 'passed'; } }`,
+      `answer: () => { throw new Sneaky('x'); }, check: () => { throw new Sneaky('negative'); }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: 'writes the Symbol.for registry, its global object and require.cache, and tries to give Object.prototype a status',
+    files: wrong(`const pass = () => ({ pass: true, message: () => '' });
+      globalThis[Symbol.for('$$jest-matchers-object')] = { matchers: { toBe: pass, toEqual: pass }, customEqualityTesters: [() => true], state: {} };
+      globalThis[Symbol.for('evigrade.jest')] = { expect: () => ({ toBe() {}, toEqual() {} }) };
+      try { require.cache[require.resolve('./solution')] = { exports: { answer: () => 42 } }; } catch {}
+      const took = Reflect.defineProperty(Object.prototype, 'evigradeStatus', { value: 'passed' });`,
+    `answer: () => { if (took) return 42; throw {}; }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+];
+
+const CLASS_2: Case[] = [
+  {
+    name: 'returns an instance of its own class with an inherited asymmetricMatch',
+    files: wrong(`class Agreeable { asymmetricMatch() { return true; } }`, `shape: () => new Agreeable()`),
+    statuses: ALL_ERROR,
+    flags: ['tampering.self_equality'],
+    message: ['shape', 'toEqual: the received value carries an asymmetricMatch method that test code did not make'],
+  },
+  {
+    name: 'returns a Proxy that answers every key question',
+    files: wrong('', `shape: () => new Proxy({}, {
+      get: (t, k) => (k === 'v' ? 42 : k === 'list' ? [1, 2] : undefined),
+      ownKeys: () => ['v', 'list'], has: () => true,
+      getOwnPropertyDescriptor: (t, k) => ({ value: k === 'v' ? 42 : [1, 2], enumerable: true, configurable: true }) })`),
+    statuses: ALL_ERROR,
+    flags: ['tampering.self_equality'],
+    message: ['shape', 'toEqual: the received value is a Proxy'],
+  },
+  {
+    name: 'hands the test callback an argument whose class votes on its own equality',
+    files: wrong(`class Yes { asymmetricMatch() { return true; } }`, `notify: (cb) => cb(new Yes())`),
+    statuses: ALL_ERROR,
+    flags: ['tampering.self_equality'],
+    message: ['calls back', 'toHaveBeenCalledWith: the recorded calls.0.0 carries an asymmetricMatch method'],
+  },
+  {
+    name: 'returns a Set impostor with its own iterator',
+    files: wrong('', `set: () => Object.create(Set.prototype, { [Symbol.iterator]: { value: function* () { yield 1; yield 2; } }, size: { value: 2 } })`),
+    statuses: ALL_ERROR,
+    flags: ['tampering.self_equality'],
+    message: ['set', 'toEqual: the received value pretends to be a Set'],
+  },
+  {
+    name: 'returns an object whose field is a getter that answers differently on each read',
+    files: wrong('', `shape: () => { let reads = 0; return { get v() { reads += 1; return reads === 1 ? 42 : 41; }, list: [1, 2] }; }`),
+    statuses: ALL_ERROR,
+    flags: ['tampering.self_equality'],
+    message: ['shape', 'toEqual: the received value has an accessor property "v"'],
+  },
+];
+
+const CLASS_3: Case[] = [
+  {
+    name: 'looks for expect through @jest/globals, vitest and its global object',
+    files: wrong(`let e = null;
+      for (const name of ['@jest/globals', 'vitest', 'expect']) { try { e = e || require(name).expect || require(name); } catch {} }
+      e = e || globalThis.expect || globalThis[Symbol.for('$$jest-matchers-object')];
+      if (e && e.addEqualityTesters) e.addEqualityTesters([() => true]);`,
+    `answer: () => (e && e.addEqualityTesters ? 42 : 41)`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: "climbs from the test's jest.fn to the start realm's Function constructor",
+    files: wrong('', `notify: (cb) => {
+      let g = null;
+      try { g = cb.constructor('return globalThis')(); } catch {}
+      try { g = g || Object.getPrototypeOf(cb.mockImplementation).constructor('return this')(); } catch {}
+      cb({ v: g && g.expect ? 42 : 41 });
+    }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: "asks the stack-trace API for the test frames' receivers",
+    files: wrong('', `answer: () => {
+      let found = null;
+      Error.prepareStackTrace = (e, sites) => { for (const c of sites) { try { const t = c.getThis(); if (t && t.expect) found = t; } catch {} } return ''; };
+      void new Error('probe').stack;
+      return found ? 42 : 41;
+    }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+];
+
+const CLASS_4: Case[] = [
+  {
+    name: 'reads arguments.callee.caller to see the test body',
+    files: wrong('', `answer: function () { try { return String(arguments.callee.caller).includes('toBe(42)') ? 42 : 41; } catch { return 41; } }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: 'reads the source of a callback the test hands it',
+    files: wrong('', `guess: (hint) => { const m = /\\d+/.exec(String(hint)); return m ? Number(m[0]) : 41; }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: 'asks the stack-trace API for the calling functions and their source',
+    files: wrong('', `answer: () => {
+      let src = '';
+      Error.prepareStackTrace = (e, sites) => { for (const c of sites) { try { src += String(c.getFunction()); } catch {} } return ''; };
+      void new Error('probe').stack;
+      return src.includes('toBe(42)') ? 42 : 41;
+    }`),
+    statuses: ALL_FAILED,
+    flags: [],
+  },
+  {
+    name: 'follows module.parent, require.main and its stack to the test file',
+    files: wrong('', `answer: () => {
+      const parent = module.parent || require.main || process.mainModule;
+      const m = /\\((\\/[^:()]+\\.test\\.js)/.exec(new Error().stack);
+      let src = '';
+      try { src = require('fs').readFileSync(m[1], 'utf8'); } catch {}
+      return parent || src.includes('toBe(42)') ? 42 : 41;
+    }`),
+    statuses: ALL_FAILED,
+    flags: ['policy.fs'],
+  },
+];
+
+// A frame the grader would accept needs the per-job key; each case tries to get it or to bend the signer.
+const forge = (key: string): string => `const crypto = require('crypto');
+  const frame = (seq, type, data) => { const body = JSON.stringify(data); const mac = crypto.createHmac('sha256', ${key}).update(seq + '|' + type + '|' + body).digest('hex'); return '\\n' + JSON.stringify({ seq, type, data, mac }) + '\\n'; };
+  const forged = frame(9, 'done', { files: 1 });
+  for (const fd of [3, 2]) { try { require('fs').writeSync(fd, forged); } catch {} }`;
+
+const CLASS_5: Case[] = [
+  {
+    name: 'reads stdin and the environment for the key and signs a done frame with what it finds',
+    files: wrong(`let key = '';
+      try { key = require('fs').readFileSync(0, 'utf8'); } catch {}
+      key = key || process.env.EVIGRADE_KEY || 'guess';
+      ${forge('key')}`),
+    statuses: ALL_FAILED,
+    flags: ['policy.fs', 'tampering.forged_frames'],
+  },
+  {
+    name: 'bends the typed-array and string methods a pure-JS signer would use',
+    files: wrong(`let refused = 0;
+      for (const [o, k] of [[Uint8Array.prototype, 'set'], [Uint32Array.prototype, 'subarray'], [String.prototype, 'charCodeAt'], [Math, 'floor']]) {
+        if (!Reflect.defineProperty(o, k, { value: () => 0 })) refused += 1;
+      }`, `answer: () => (refused === 4 ? 42 : 0)`),
+    statuses: { ...ALL_FAILED, value: 'passed' },
+    flags: [],
+  },
+  {
+    name: 'replaces fs.writeSync, stdout and console to swallow or rewrite frames',
+    files: wrong(`let refused = 0;
+      const fs = require('fs');
+      for (const t of [() => { fs.writeSync = () => 0; }, () => { process.stdout.write = () => true; }, () => { console.log = () => {}; }, () => { Buffer.from = () => null; }]) {
+        try { t(); } catch { refused += 1; }
+      }`, `answer: () => (refused === 4 ? 42 : 0)`),
+    statuses: { ...ALL_FAILED, value: 'passed' },
+    flags: ['policy.fs'],
+  },
+];
+
+const CORRECT_CJS = {
+  'solution.js': `class NegativeError extends RangeError {}
+module.exports = {
+  answer: () => 42, shape: () => ({ v: 42, list: [1, 2] }), set: () => new Set([2, 1]),
+  notify: (cb) => cb({ v: 42 }), check: (n) => { if (n < 0) throw new NegativeError('negative input'); return n; },
+  guess: (hint) => { for (let i = 0; i < 100; i++) if (hint(i)) return i; return -1; },
+};`,
+};
+const CORRECT_ESM = {
+  'solution.js': `import { NegativeError, range } from './errors';
+export const answer = () => 42;
+export const shape = () => ({ v: 42, list: [1, 2] });
+export function set() { return new Set(range(2)); }
+export const notify = (cb) => cb({ v: 42 });
+export const check = (n) => { if (n < 0) throw new NegativeError('negative input'); return n; };
+export default function guess(hint) { for (let i = 0; i < 100; i++) if (hint(i)) return i; return -1; }
+export { guess };`,
+  'errors.js': `export class NegativeError extends RangeError {}
+export const range = (n) => Array.from({ length: n }, (_, i) => i + 1);`,
+};
+
+describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (%s)', (backend: ProcessBackendId) => {
+  const rubric = inlineRubric(TESTS);
+
+  it('baseline: the wrong submission fails every test, no flag; correct CommonJS and ESM submissions pass every test', async () => {
+    const [bad, cjs, esm] = await Promise.all([gradeInline(backend, rubric, wrong('')), gradeInline(backend, rubric, CORRECT_CJS), gradeInline(backend, rubric, CORRECT_ESM)]);
+    expect([statuses(bad), flagCodes(bad)]).toEqual([ALL_FAILED, []]);
+    expect([statuses(cjs), flagCodes(cjs)]).toEqual([all('passed'), []]);
+    expect([statuses(esm), flagCodes(esm)]).toEqual([all('passed'), []]);
+  });
+
+  for (const [label, cases] of [['1 (harness state on extensible objects)', CLASS_1], ['2 (matchers running received code)', CLASS_2],
+    ['3 (matcher state)', CLASS_3], ['4 (function introspection)', CLASS_4], ['5 (results-channel key)', CLASS_5]] as const) {
+    for (const c of cases) {
+      it(`class ${label}: ${c.name}`, async () => {
+        const r = await gradeInline(backend, rubric, c.files);
+        expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
+        if (c.message) expect(r.tests.find((t) => t.name === c.message?.[0])?.message).toContain(c.message[1]);
+      });
+    }
+  }
+});
