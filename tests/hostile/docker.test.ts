@@ -1,4 +1,5 @@
 // Docker-specific lifecycle: leftovers of a crashed grader are removed at start; nothing outlives a run.
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { docker, dockerAvailable } from '../../src/adapters/sandbox/docker.js';
 import { openSandbox } from '../../src/adapters/sandbox/registry.js';
@@ -26,6 +27,9 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
       sandbox: sb, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 0,
     });
     expect([report.sandbox.backend, report.tests.map((t) => t.status)]).toEqual(['docker', ['passed']]);
+    // The pids cgroup that keeps a container's record of refused forks is gone once the run is read.
+    const pidsGroups = '/sys/fs/cgroup/pids/evigrade';
+    expect(existsSync(pidsGroups) ? readdirSync(pidsGroups).filter((n) => n.startsWith(`${process.pid}-docker-`)) : []).toEqual([]);
     sb.close();
     for (let i = 0; i < 50 && (await ours()).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await ours()).toEqual([]);

@@ -131,8 +131,21 @@ for (const b of backends) {
         return { started: ok > 0, capped: ok < 32, failed: failed > 0 };`;
       const r = await grade(probe(body), { limits: { pids: 32, timeout_ms: 8000 } });
       expect(observation(r)).toEqual({ started: true, capped: true, failed: true });
-      // Docker removes a stopped container's cgroup before its pids.events can be read: the cap binds but is not reported.
-      expect(eventKinds(r)).toEqual(b.id === 'docker' ? [] : ['pids_limit']);
+      // One submission, one body of evidence: every backend records the refused forks.
+      expect(eventKinds(r)).toEqual(['pids_limit']);
+    });
+
+    it('has no writable /dev or /dev/shm: a job filling them is stopped at once, /tmp at its cap', async () => {
+      const body = `const fs = require('fs'); const chunk = Buffer.alloc(64 * 1024, 1);
+        const fill = (dir) => { let bytes = 0; try { for (let i = 0; ; i++) { fs.writeFileSync(dir + '/fill-' + i, chunk); bytes += chunk.length; } } catch (e) { return { code: e.code, bytes }; } };
+        const shm = fill('/dev/shm'); const dev = fill('/dev'); const tmp = fill('/tmp');
+        return { shm, dev, tmp: { code: tmp.code, capped: tmp.bytes <= 1024 * 1024 } };`;
+      const obs = observation(await grade(probe(body), { limits: { tmp_kb: 1024, file_size_kb: 1024 } }));
+      // bwrap: /dev is a read-only tmpfs without shm; unshare: root's /dev in the chroot; Docker: root's /dev, IpcMode none.
+      const dev = { bwrap: 'EROFS', unshare: 'EACCES', docker: 'EACCES' }[b.id as 'bwrap' | 'unshare' | 'docker'];
+      // unshare jobs have no writable directory at all, /tmp included.
+      const tmp = b.id === 'unshare' ? { code: 'EACCES', capped: true } : { code: 'ENOSPC', capped: true };
+      expect(obs).toEqual({ shm: { code: 'ENOENT', bytes: 0 }, dev: { code: dev, bytes: 0 }, tmp });
     });
 
     it('caps open files and output bytes', async () => {

@@ -10,6 +10,18 @@ const ISOLATION = [
   '--clearenv', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'sandbox',
 ];
 
+// bwrap's own --dev is an unbounded writable tmpfs (with a writable /dev/shm) outside the job's tmp budget.
+// Instead: a tiny tmpfs holding only the harmless devices (bound from the host, as --dev does) and the fd
+// links, remounted read-only; no /dev/shm at all (as under unshare, and Docker with IpcMode none).
+const DEVICES = ['null', 'zero', 'full', 'random', 'urandom'];
+const DEV = [
+  '--size', String(64 * 1024), '--tmpfs', '/dev',
+  ...DEVICES.flatMap((d) => ['--dev-bind', `/dev/${d}`, `/dev/${d}`]),
+  '--symlink', '/proc/self/fd', '/dev/fd',
+  ...['stdin', 'stdout', 'stderr'].flatMap((name, fd) => ['--symlink', `/proc/self/fd/${fd}`, `/dev/${name}`]),
+  '--remount-ro', '/dev',
+];
+
 export const bwrap: BackendDef = {
   id: 'bwrap',
   isolates: true,
@@ -17,7 +29,8 @@ export const bwrap: BackendDef = {
   needsRootTree: false,
   description:
     'bubblewrap: user, pid, net, ipc, uts and mount namespaces; uid 65534 with no capabilities and no nested user namespaces; ' +
-    'read-only minimal root (node + harness only) and read-only submission; private size-capped /tmp; cgroup memory and pids limits; rlimits.',
+    'read-only minimal root (node + harness only) and read-only submission; read-only /dev with only null, zero, full, random and urandom, ' +
+    'no /dev/shm; private size-capped /tmp (the only writable place); cgroup memory and pids limits; rlimits.',
   available: () =>
     probe('bwrap', [...ISOLATION, '--ro-bind', '/', '/', '--', '/bin/true'], 'bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'),
   command(ctx) {
@@ -28,7 +41,7 @@ export const bwrap: BackendDef = {
         ...ISOLATION,
         '--ro-bind', ctx.rootfs, '/',
         '--ro-bind', join(ctx.jobDir, SANDBOX_ROOT), SANDBOX_ROOT,
-        '--proc', '/proc', '--dev', '/dev',
+        '--proc', '/proc', ...DEV,
         '--size', String(ctx.limits.tmp_kb * 1024), '--tmpfs', '/tmp',
         '--remount-ro', '/',
         ...env,

@@ -144,6 +144,24 @@ export async function createJobCgroup(name: string, memoryBytes: number, pids: n
   return null;
 }
 
+/**
+ * A pids-only job cgroup (cgroup v1, where each controller is its own hierarchy), for a process tree
+ * whose other controllers someone else manages: a Docker container's. Docker removes the container's
+ * own cgroup, and with it the record of refused forks (pids.events), as soon as the container stops;
+ * this one stays until the grader has read it. Null where there is no separate pids hierarchy.
+ */
+export async function createPidsCgroup(name: string, pids: number): Promise<Pick<JobCgroup, 'add' | 'pidsLimitHit' | 'remove'> | null> {
+  if ((await cgroupVersion()) !== 'v1') return null;
+  const dir = join(ROOT, 'pids', GROUP, name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'pids.max'), String(pids));
+  return {
+    add: (p) => writeFile(join(dir, 'cgroup.procs'), String(p)),
+    pidsLimitHit: async () => /max\s+[1-9]/.test(await readFile(join(dir, 'pids.events'), 'utf8').catch(() => '')),
+    remove: () => removeDirs([dir]),
+  };
+}
+
 /** Removes job cgroups left by a grader process that no longer exists. */
 export async function sweepStaleCgroups(): Promise<number> {
   const version = await cgroupVersion();

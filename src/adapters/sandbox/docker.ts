@@ -8,6 +8,7 @@ import { EvigradeError } from '../../domain/errors.js';
 import type { SubmissionFile } from '../../domain/submission.js';
 import { sha256 } from '../../util/hash.js';
 import { isAlive } from '../../util/pid.js';
+import { createPidsCgroup } from './cgroup.js';
 import { createFrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { onInterrupt } from './process-runner.js';
@@ -25,7 +26,8 @@ export const dockerDef: BackendDef = {
   needsRootTree: false,
   description:
     'Docker: a fresh container per job from a locally imported image (node + harness only); never privileged, network none, all capabilities ' +
-    'dropped, no-new-privileges, uid 65534, read-only root, size-capped /tmp tmpfs, memory = swap limit, pids, CPU and ulimits (nofile, fsize, core); ' +
+    'dropped, no-new-privileges, uid 65534, read-only root, size-capped /tmp tmpfs, no /dev/shm (IpcMode none), memory = swap limit, pids (refused forks ' +
+    'recorded in a pids cgroup of the grader\'s, as on the other backends), CPU and ulimits (nofile, fsize, core); ' +
     'files copied in as a tar stream; results read from the attached stream.',
   available: async () => dockerAvailable(),
   command: () => {
@@ -90,6 +92,8 @@ function containerConfig(image: string, job: SandboxJob, nodeArgs: readonly stri
     Volumes: { [SANDBOX_ROOT]: {} },
     HostConfig: {
       NetworkMode: 'none', Privileged: false, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], ReadonlyRootfs: true,
+      // No /dev/shm (Docker's is a writable 64 MB tmpfs outside the /tmp cap); /dev itself is root's, read-only to the job.
+      IpcMode: 'none',
       Tmpfs: { "/tmp": `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k,mode=1777` },
       Memory: l.memory_mb * MB, MemorySwap: l.memory_mb * MB, PidsLimit: l.pids, NanoCpus: 1_000_000_000,
       Ulimits: [{ Name: 'nofile', Soft: l.open_files, Hard: l.open_files }, { Name: 'fsize', Soft: fsize, Hard: fsize }, { Name: 'core', Soft: 0, Hard: 0 }],
@@ -141,6 +145,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
   const destroy = async (id: string): Promise<void> => {
     live.delete(id);
     await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
+    await releasePids(id); // a run that threw before reading its pids cgroup
   };
   const removing = new Set<Promise<void>>();
   const closeAll = async (): Promise<void> => {
@@ -207,6 +212,8 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
     }
   });
   await c.start();
+  // Before the payload, so before any student code: forks are counted where the record outlives the container.
+  const pidsGroup = await confinePids(c, job.limits.pids);
   stream.end(JSON.stringify({ ...job.payload, key }));
   let starved = false;
   // The job's own time, as for the process backends: its container's processes are host processes.
@@ -233,6 +240,8 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
   // A clean exit cannot be an OOM kill: skip the extra round trip.
   const info = waited.StatusCode === 0 && !timedOut ? { State: { OOMKilled: false } } : await c.inspect();
   const pids = await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/pids.events`, 'utf8').catch(() => '');
+  const pidsLimitHit = /max\s+[1-9]/.test(pids) || ((await pidsGroup?.pidsLimitHit().catch(() => false)) ?? false);
+  await releasePids(c.id);
   return {
     frames: parser.frames,
     rejectedFrames: parser.rejected,
@@ -241,11 +250,34 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
     timedOut,
     outputLimitHit: out.limit,
     memoryLimitHit: info.State.OOMKilled === true,
-    pidsLimitHit: /max\s+[1-9]/.test(pids),
+    pidsLimitHit,
     stdout: Buffer.concat(out.stdout).toString('utf8'),
     stderr: Buffer.concat(out.stderr).toString('utf8'),
     wallMs: Math.round(performance.now() - started),
   };
+}
+
+/** Our pids cgroups of containers, removed once read (or with their container). */
+const pidGroups = new Map<string, { remove(): Promise<void> }>();
+const releasePids = async (id: string): Promise<void> => {
+  const group = pidGroups.get(id);
+  pidGroups.delete(id);
+  await group?.remove().catch(() => undefined);
+};
+
+/**
+ * Moves the container's first process (the harness, still waiting for its payload) into a pids cgroup of
+ * ours with the same limit as Docker's. Docker deletes the container's cgroup when it stops, before
+ * its pids.events (the count of refused forks) can be read; ours is read after the run, then removed.
+ * Only the pids hierarchy is ours (cgroup v1): memory and CPU stay Docker's. Without it, Docker's
+ * PidsLimit still binds and only the record may be lost.
+ */
+async function confinePids(c: Docker.Container, pids: number): Promise<{ pidsLimitHit(): Promise<boolean> } | null> {
+  const group = await createPidsCgroup(`${process.pid}-docker-${c.id.slice(0, 16)}`, pids).catch(() => null);
+  if (!group) return null;
+  pidGroups.set(c.id, group);
+  const pid = await c.inspect().then((i) => i.State.Pid, () => 0);
+  return pid > 0 && (await group.add(pid).then(() => true, () => false)) ? group : null;
 }
 
 export const dockerError = (e: unknown): EvigradeError =>
