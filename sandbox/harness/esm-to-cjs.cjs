@@ -40,6 +40,22 @@ function findImportForms(node, out) {
   }
 }
 
+const FUNCTION_NODES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+/** True when `await` (or `for await`) appears outside every function: the module body must then run as an async function. */
+function hasTopLevelAwait(node) {
+  if (!node || typeof node.type !== 'string' || FUNCTION_NODES.has(node.type)) return false;
+  if (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) return true;
+  for (const key in node) {
+    if (key === 'type' || key === 'start' || key === 'end') continue;
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (const c of v) if (hasTopLevelAwait(c)) return true;
+    } else if (v && typeof v === 'object' && typeof v.type === 'string' && hasTopLevelAwait(v)) return true;
+  }
+  return false;
+}
+
+/** Returns { code, async }: `async` when the module uses top-level await. */
 function esmToCjs(source) {
   let ast;
   try {
@@ -124,7 +140,7 @@ function esmToCjs(source) {
     head += 'Object.defineProperty(exports, ' + JSON.stringify(name) + ', { enumerable: true, get: () => ' + expr + ' });';
   }
   // Everything added goes on the first line: the student's line numbers stay.
-  return head + top.join('') + body;
+  return { code: head + top.join('') + body, async: hasTopLevelAwait(ast) };
 }
 
 /** A CommonJS file's `import(...)` and `import.meta` (left alone if it does not parse: evaluation reports V8's own error). */

@@ -71,7 +71,7 @@ function stubSource() {
 // names the tests import.
 function studentShim(url) {
   const valid = cfg.stubNames.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
-  return `const m = globalThis[Symbol.for('evigrade.student')](${JSON.stringify(fileURLToPath(url))});\n` +
+  return `const m = await globalThis[Symbol.for('evigrade.student')](${JSON.stringify(fileURLToPath(url))});\n` +
     `export default (m && m.__esModule && 'default' in m) ? m.default : m;\n` +
     valid.map((n) => `export const ${n} = m == null ? undefined : m[${JSON.stringify(n)}];`).join('\n');
 }

@@ -37,7 +37,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
   const byAbs = new Map(files.map((f) => [f.abs, f]));
 
   // ESM tests import the submission through this function (see hooks.mjs); only the realm evaluates student files.
-  P.ObjectDefineProperty(globalThis, Symbol.for('evigrade.student'), { value: (abs) => realm.load(abs) });
+  P.ObjectDefineProperty(globalThis, Symbol.for('evigrade.student'), { value: (abs) => realm.loadAsync(abs) });
   // Loader hooks cost a thread; CommonJS-only jobs do without them.
   if (files.some((f) => f.format === 'module')) {
     Module.register(pathToFileURL(path.join(__dirname, 'hooks.mjs')).href, {
@@ -101,7 +101,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
     try {
       const abs = realm.resolveFile(path.resolve(root, payload.entry));
       if (!abs) throw new P.Error("Cannot find module '" + path.resolve(root, payload.entry) + "'");
-      realm.load(abs);
+      await realm.loadAsync(abs);
       return null;
     } catch (e) {
       return loadFailure(e);

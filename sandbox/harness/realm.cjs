@@ -255,15 +255,28 @@ function createStudentRealm(o) {
         mod.exports = P.JSONParse(source);
       } else {
         const script = source.startsWith('#!') ? '//' + source.slice(2) : source;
-        const body = format === 'module' ? esmToCjs(source) : rewriteScriptImports(script);
-        const wrapper = '(function (exports, require, module, __filename, __dirname, __evigrade_default, __evigrade_namespace, __evigrade_star, __evigrade_import, __evigrade_meta) {' +
+        const esm = format === 'module' ? esmToCjs(source) : null;
+        const body = esm ? esm.code : rewriteScriptImports(script);
+        // Top-level await: the body runs as an async function; importers wait for it (see loadAsync).
+        const wrapper = (esm && esm.async ? '(async function (exports,' : '(function (exports,') + ' require, module, __filename, __dirname, __evigrade_default, __evigrade_namespace, __evigrade_star, __evigrade_import, __evigrade_meta) {' +
           body + '\n})\n//# sourceURL=' + abs + '\n';
         const fn = compartment.evaluate(wrapper, evaluateOptions);
         const req = makeRequire(path.dirname(abs));
         mod.require = req;
         const meta = harden({ url: pathToFileURL(abs).href, filename: abs, dirname: path.dirname(abs) });
         const dynImport = harden((spec) => new Promise((resolve) => resolve(namespace(studentRequire(spec, path.dirname(abs))))));
-        P.ReflectApply(fn, format === 'module' ? undefined : mod.exports, [mod.exports, req, mod, abs, path.dirname(abs), interopDefault, namespace, star, dynImport, meta]);
+        const ran = P.ReflectApply(fn, format === 'module' ? undefined : mod.exports, [mod.exports, req, mod, abs, path.dirname(abs), interopDefault, namespace, star, dynImport, meta]);
+        if (esm && esm.async) {
+          mod.pending = P.PromiseThen(ran, () => {
+            mod.loaded = true;
+            mod.pending = null;
+            return mod.exports;
+          }, (e) => {
+            cache.delete(abs);
+            throw e;
+          });
+          return mod.exports;
+        }
       }
       mod.loaded = true;
       return mod.exports;
@@ -273,7 +286,14 @@ function createStudentRealm(o) {
     }
   }
 
-  return { load, resolveFile, studentRequire };
+  /** Like load, but waits for a module with top-level await to finish (as an ESM import would). */
+  async function loadAsync(abs) {
+    const exports = load(abs);
+    const mod = cache.get(abs);
+    return mod && mod.pending ? mod.pending : exports;
+  }
+
+  return { load, loadAsync, resolveFile, studentRequire };
 }
 
 function interopDefault(m) {

@@ -231,7 +231,8 @@ module.exports = {
 };
 const CORRECT_ESM = {
   'solution.js': `import { NegativeError, range } from './errors';
-export const answer = () => 42;
+const base = await Promise.resolve(40);
+export const answer = () => base + 2;
 export const shape = () => ({ v: 42, list: [1, 2] });
 export function set() { return new Set(range(2)); }
 export const notify = (cb) => cb({ v: 42 });
