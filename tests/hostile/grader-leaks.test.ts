@@ -3,7 +3,7 @@
 // two grader processes on one host.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,19 +94,34 @@ const uidOf = async (pid: number): Promise<number | null> => {
 async function jobProcs(grader: number): Promise<{ pid: number; uid: number }[]> {
   const out = [];
   for (const pid of await processTree(grader)) {
-    const held = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).startsWith('evigrade-uid-hold');
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+    const held = (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).some((t) => t.endsWith('/job/sub/hold.marker'));
     const uid = await uidOf(pid);
     if (held && uid !== null && uid >= JOB_UIDS.first && uid < JOB_UIDS.first + JOB_UIDS.count) out.push({ pid, uid });
   }
   return out;
 }
+const killQuietly = (pid: number): void => {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+};
 /** Uids whose lock (an abstract unix socket) is bound anywhere on the host now. */
 const heldLocks = async (): Promise<Set<number>> =>
   new Set([...(await readFile('/proc/net/unix', 'utf8')).matchAll(/@evigrade-job-uid-(\d+)/g)].map((m) => Number(m[1])));
 
 describe.skipIf(!unshareOk.ok)(`unshare job uids across grader processes${unshareOk.ok ? '' : ` (skipped: ${unshareOk.reason})`}`, () => {
   const tmp = mkdtempSync(join(tmpdir(), 'evigrade-uids-'));
+  const children = new Set<number>();
   afterAll(async () => {
+    // After a failure: no grader of ours, and no job holding a marker under our TMPDIR, outlives the file.
+    for (const pid of children) killQuietly(pid);
+    for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number)) {
+      const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+      if ((await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).some((t) => t.startsWith(`${tmp}/`))) killQuietly(pid);
+    }
     await sweepStaleCgroups().catch(() => 0);
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -128,17 +143,21 @@ describe.skipIf(!unshareOk.ok)(`unshare job uids across grader processes${unshar
     });
     child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    return { pid: child.pid as number, ready: Promise.race([ready, exited.then(() => { throw new Error(`grader exited before it was ready: ${err}`); })]), exited, lines, stderr: () => err };
+    children.add(child.pid as number);
+    void exited.then(() => children.delete(child.pid as number));
+    /** `p`, or a clear error if the grader ends first. */
+    const alive = <T>(p: Promise<T>): Promise<T> => Promise.race([p, exited.then((code): never => { throw new Error(`grader exited (${code}) early: ${err}`); })]);
+    return { pid: child.pid as number, ready: alive(ready), alive, exited, lines };
   };
 
   it('gives concurrent jobs of two graders distinct uids, each held by a lock that is gone when the graders end', async () => {
     const [a, b] = [grader(3), grader(3)];
     await Promise.all([a.ready, b.ready]);
     // Six jobs blocked in "hold" at once, seen from outside: as many different uids, each with its lock held.
-    const seen = await waitFor(async () => {
+    const seen = await a.alive(b.alive(waitFor(async () => {
       const procs = [...(await jobProcs(a.pid)), ...(await jobProcs(b.pid))];
       return procs.length >= 6 ? procs : null;
-    });
+    })));
     const uids = seen.map((p) => p.uid).sort();
     expect([seen.length, new Set(uids).size]).toEqual([6, 6]);
     const held = await heldLocks();
@@ -156,10 +175,10 @@ describe.skipIf(!unshareOk.ok)(`unshare job uids across grader processes${unshar
   it('frees the locks of a grader killed by SIGKILL, and still never hands out a uid its orphaned job runs as', async () => {
     const c = grader(1);
     await c.ready;
-    const [job] = await waitFor(async () => {
+    const [job] = await c.alive(waitFor(async () => {
       const procs = await jobProcs(c.pid);
       return procs.length > 0 ? procs : null;
-    });
+    }));
     const { pid, uid } = job as { pid: number; uid: number };
     expect((await heldLocks()).has(uid)).toBe(true);
     process.kill(c.pid, 'SIGKILL');
