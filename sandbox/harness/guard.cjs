@@ -35,7 +35,8 @@ const RETURNS = new Set(['toHaveReturnedWith', 'toHaveLastReturnedWith', 'toHave
 const MOCKS = new Set([...CALLS, ...RETURNS, 'toHaveBeenCalled', 'toHaveBeenCalledTimes', 'toBeCalled', 'toBeCalledTimes', 'toHaveReturned', 'toHaveReturnedTimes', 'toReturn', 'toReturnTimes']);
 const SHALLOW = new Set(['toContain', 'toHaveLength', 'toBeInstanceOf', 'toMatch']);
 const THROWS = new Set(['toThrow', 'toThrowError']);
-const NODE_LIMIT = 20000;
+// Beyond this many objects a received value is not walked further and cannot count (padding must not hide a forgery).
+const NODE_LIMIT = 200000;
 
 // lockdown's override taming turns data properties of intrinsic prototypes into
 // accessors; those accessors are the platform's, frozen, never the submission's.
@@ -78,7 +79,8 @@ function createGuard(tamper) {
     let budget = NODE_LIMIT;
     function visit(v, where, depth) {
       if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return null;
-      if (WeakSetHas(seen, v) || WeakSetHas(branded, v) || budget-- <= 0 || depth > 200) return null;
+      if (WeakSetHas(seen, v) || WeakSetHas(branded, v)) return null;
+      if (budget-- <= 0 || depth > 1000) return where + ' is too large or too deep to check (over ' + NODE_LIMIT + ' objects or 1000 levels)';
       WeakSetAdd(seen, v);
       if (isProxy(v)) return where + ' is a Proxy';
       const am = descriptorOnChain(v, 'asymmetricMatch');
