@@ -276,8 +276,11 @@ async function confinePids(c: Docker.Container, pids: number): Promise<{ pidsLim
   const group = await createPidsCgroup(`${process.pid}-docker-${c.id.slice(0, 16)}`, pids).catch(() => null);
   if (!group) return null;
   pidGroups.set(c.id, group);
-  const pid = await c.inspect().then((i) => i.State.Pid, () => 0);
-  return pid > 0 && (await group.add(pid).then(() => true, () => false)) ? group : null;
+  // Docker's own pids cgroup lists the process (cgroupfs driver; root's, unwritable to the job); else ask the engine.
+  const listed = (await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/cgroup.procs`, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
+  const procs = listed.length > 0 ? listed : [await c.inspect().then((i) => i.State.Pid, () => 0)];
+  for (const pid of procs) if (!(pid > 0) || !(await group.add(pid).then(() => true, () => false))) return null;
+  return group;
 }
 
 export const dockerError = (e: unknown): EvigradeError =>
