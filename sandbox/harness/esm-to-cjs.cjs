@@ -164,4 +164,7 @@ function rewriteScriptImports(source) {
   return body;
 }
 
-module.exports = { esmToCjs, rewriteScriptImports };
+/** Throws unless `source` parses as an ES module. */
+const acornParse = (source) => acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+
+module.exports = { esmToCjs, rewriteScriptImports, acornParse };

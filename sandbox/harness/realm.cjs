@@ -14,7 +14,8 @@ const P = require('./primordials.cjs');
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { esmToCjs, rewriteScriptImports } = require('./esm-to-cjs.cjs');
+const vm = require('node:vm');
+const { esmToCjs, rewriteScriptImports, acornParse } = require('./esm-to-cjs.cjs');
 
 const LOCKDOWN_OPTIONS = {
   errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose',
@@ -70,7 +71,23 @@ function formatOf(abs, source) {
   if (abs.endsWith('.mjs')) return 'module';
   if (abs.endsWith('.cjs')) return 'commonjs';
   if (abs.endsWith('.json')) return 'json';
-  return ESM_SYNTAX.test(source.replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')) ? 'module' : 'commonjs';
+  if (ESM_SYNTAX.test(source.replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, ''))) return 'module';
+  // Node's rule for an ambiguous .js: CommonJS unless only a module parse accepts it (an `export` after other
+  // code on its line, `import.meta`, top-level await). Parsing never runs the code.
+  if (!/\b(?:import|export|await)\b/.test(source)) return 'commonjs';
+  return parses(() => vm.compileFunction(source.startsWith('#!') ? '//' + source.slice(2) : source, CJS_PARAMS)) ||
+    !parses(() => acornParse(source)) ? 'commonjs' : 'module';
+}
+
+const CJS_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
+
+function parses(fn) {
+  try {
+    fn();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A frozen object of functions that call `get()[name]` at call time (so a test's jest.spyOn on the host object sees student calls). */
