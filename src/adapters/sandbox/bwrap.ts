@@ -32,7 +32,7 @@ export const bwrap: BackendDef = {
     'read-only minimal root (node + harness only) and read-only submission; read-only /dev with only null, zero, full, random and urandom, ' +
     'no /dev/shm; private size-capped /tmp (the only writable place); cgroup memory and pids limits; rlimits.',
   available: () =>
-    probe('bwrap', [...ISOLATION, '--ro-bind', '/', '/', '--', '/bin/true'], 'bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'),
+    probe('bwrap', [...ISOLATION, '--ro-bind', '/', '/', ...DEV, '--', '/bin/true'], 'bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'),
   command(ctx) {
     const env = Object.entries(JOB_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
     return {
