@@ -28,6 +28,7 @@ import { loadRubricStore } from './server/rubric-store.js';
 import { createSlots } from './server/slots.js';
 import { progressReporter } from './cli/progress.js';
 import { ERROR_TABLE, EvigradeError, isEvigradeError } from './domain/errors.js';
+import { isEdgeCase, testName } from './stages/report.js';
 import { collectExpected, gradeDeterministic, type GradePorts } from './pipeline.js';
 import { sha256 } from './util/hash.js';
 
@@ -135,6 +136,11 @@ async function checkRubricCommand(argv: string[]): Promise<number> {
   return withSandbox(args.sandbox, 1, async (sandbox, ports) => {
     const expected = await collectExpected(rubric, sandbox);
     process.stdout.write(`${args.rubric}: valid; ${expected.length} hidden tests in ${rubric.tests.length} file(s); sandbox ${sandbox.backend.id}\n`);
+    // Said once here rather than flagged on every submission: the rubric, not a student, leaves it unmeasured.
+    const edge = expected.filter((t) => isEdgeCase(rubric, testName(t))).length;
+    if (rubric.spec.criteria.edge_cases > 0 && edge === 0) {
+      process.stdout.write(`note: criteria.edge_cases weighs ${rubric.spec.criteria.edge_cases} but no test matches edge_cases; that weight renormalises over the other criteria in every report\n`);
+    }
     if (!rubric.referenceDir) {
       process.stdout.write('warning: no reference solution; add `reference:` so the tests themselves are checked\n');
       return EXIT.ok;

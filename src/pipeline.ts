@@ -40,6 +40,7 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
     stubNames: importedNames(rubric.tests.map((t) => t.jobSource)),
     testTimeoutMs: rubric.spec.limits.test_timeout_ms,
     outputBytes: rubric.spec.limits.output_kb * 1024,
+    builtins: rubric.spec.builtins ?? [],
   };
 }
 

@@ -54,7 +54,10 @@ function lockdownNow(testSources) {
 // or sign verdicts consults any of them. Anything else is refused.
 const PURE = ['assert', 'assert/strict', 'path', 'path/posix', 'path/win32', 'util', 'url', 'string_decoder', 'buffer', 'timers', 'timers/promises', 'querystring'];
 const HOST = ['fs', 'fs/promises', 'child_process', 'os', 'net', 'dns', 'dns/promises', 'http', 'https', 'events', 'stream', 'readline', 'zlib', 'crypto'];
-const REFUSED = new Set(['inspector', 'inspector/promises']);
+// Reach the harness's realm, its resources or the process itself: refused and reported, whatever the rubric says
+// (src/domain/rubric.ts GRANTABLE_BUILTINS lists what a rubric may add).
+const REFUSED = new Set(['inspector', 'inspector/promises', 'vm', 'module', 'worker_threads', 'v8', 'repl', 'cluster', 'async_hooks',
+  'diagnostics_channel', 'trace_events', 'wasi', 'test', 'sys']);
 
 const ENTRY_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.json', '/index.js', '/index.mjs', '/index.cjs'];
 const ESM_SYNTAX = /^\s*(import\s*[\w*{'"$]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
@@ -124,7 +127,7 @@ function frozenCopy(mod) {
  */
 function createStudentRealm(o) {
   const root = o.root;
-  const allowed = new Set([...PURE, ...HOST, ...(o.extraBuiltins || [])]);
+  const allowed = new Set([...PURE, ...HOST, ...(o.extraBuiltins || []).filter((n) => !REFUSED.has(n))]);
   const builtinCache = new Map();
   const cache = new Map();
   let compartment = null;
@@ -242,6 +245,10 @@ function createStudentRealm(o) {
       throw new P.Error('Cannot load "' + request + '": not available inside the grading sandbox');
     }
     if (allowed.has(name)) return builtin(name);
+    if (name === 'process') {
+      if (!compartment) compartment = makeCompartment();
+      return compartment.globalThis.process;
+    }
     if (require('node:module').isBuiltin(request)) {
       throw new P.Error('Cannot load "' + request + '": this built-in module is not available to submissions inside the grading sandbox');
     }

@@ -52,6 +52,16 @@ const relPath = z
   .min(1)
   .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), { message: 'must be a relative path without ".."' });
 
+/**
+ * Node built-ins a rubric may grant to submissions beyond the harness's default set (DESIGN.md, "What the
+ * submission can reach"). None of them reaches the harness's objects: `async_hooks` and
+ * `diagnostics_channel` (which observe the harness's own resources), `vm`, `module`, `worker_threads`, `v8`,
+ * `inspector`, `repl` and `cluster` are never grantable.
+ */
+export const GRANTABLE_BUILTINS = [
+  'dgram', 'http2', 'perf_hooks', 'punycode', 'readline/promises', 'stream/consumers', 'stream/promises', 'stream/web', 'tty', 'util/types',
+] as const;
+
 export const RubricSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'),
@@ -69,6 +79,8 @@ export const RubricSchema = z
     lint: LintSpecSchema.default(LintSpecSchema.parse({})),
     analysis: AnalysisLimitsSchema.default(AnalysisLimitsSchema.parse({})),
     reference: relPath.optional(),
+    /** Further Node built-ins the submission may load (absent: the default set only). */
+    builtins: z.array(z.enum(GRANTABLE_BUILTINS)).optional(),
     /** A judge chain for this rubric only (overrides the configuration's). */
     judges: z.array(JudgeSpecSchema).min(1).optional(),
   })

@@ -264,3 +264,28 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
     }
   }
 });
+
+describe.each(backends.map((b) => b.id))('the built-ins a submission may load (%s)', (backend: ProcessBackendId) => {
+  const probe = `const tryLoad = (n) => { try { return typeof require(n); } catch (e) { return 'refused'; } };
+exports.answer = () => 42;
+exports.loads = () => ['node:vm', 'worker_threads', 'node:async_hooks', 'perf_hooks', 'stream/web', 'node:path', 'process'].map(tryLoad);`;
+  const run = async (granted: string[] | undefined): Promise<{ loads: unknown; events: string[] }> => {
+    // The test reports what loaded through its failure message.
+    const spy = `const s = require('./solution');\ntest('loads', () => { throw new Error(JSON.stringify(s.loads())); });`;
+    const r = await gradeInline(backend, inlineRubric({ 'b.test.js': spy }, granted ? { builtins: granted } : {}), { 'solution.js': probe });
+    const msg = r.tests[0]?.message ?? '';
+    return { loads: JSON.parse(msg.slice(msg.indexOf('['), msg.lastIndexOf(']') + 1)), events: r.sandbox.violations.filter((v) => v.event === 'blocked_module').map((v) => v.detail) };
+  };
+
+  it('refuses and reports what reaches the harness, refuses ungranted built-ins, and loads what the rubric grants', async () => {
+    expect(await run(undefined)).toEqual({
+      loads: ['refused', 'refused', 'refused', 'refused', 'refused', 'object', 'object'],
+      events: ['blocked module: node:vm', 'blocked module: worker_threads', 'blocked module: node:async_hooks'],
+    });
+    expect((await run(['perf_hooks', 'stream/web'])).loads).toEqual(['refused', 'refused', 'refused', 'object', 'object', 'object', 'object']);
+  });
+});
+
+it('a rubric cannot grant a built-in that reaches the harness', () => {
+  expect(() => inlineRubric({ 'a.test.js': 'test("x", () => {});' }, { builtins: ['perf_hooks', 'vm'] })).toThrow(/builtins\.1/);
+});

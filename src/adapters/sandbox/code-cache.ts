@@ -35,7 +35,7 @@ async function build(rootfs: string, nodeArgs: readonly string[], dest: string):
   const tmp = `${dest}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(join(dir, 'solution.js'), WARMUP['solution.js']);
-    const payload = { key: randomBytes(32).toString('hex'), mode: 'run', root: dir, entry: './solution', tests: WARMUP.tests, only: null, stubNames: ['add'], testTimeoutMs: 5000, outputBytes: 65536 };
+    const payload = { key: randomBytes(32).toString('hex'), mode: 'run', root: dir, entry: './solution', tests: WARMUP.tests, only: null, stubNames: ['add'], testTimeoutMs: 5000, outputBytes: 65536, builtins: [] };
     await new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, [...nodeArgs, join(rootfs, SANDBOX_HARNESS_DIR, 'boot.cjs')], {
         stdio: ['pipe', 'ignore', 'ignore', 'pipe'],

@@ -16,6 +16,8 @@ export interface HarnessPayload {
   readonly testTimeoutMs: number;
   /** Output the harness lets through before failing the running test. */
   readonly outputBytes: number;
+  /** Node built-ins the rubric grants beyond the harness's default set. */
+  readonly builtins: readonly string[];
 }
 
 export interface SandboxJob {
