@@ -111,8 +111,8 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
   it('patching Module._load to serve a fake @jest/globals: node:module is not available to the submission', async () => {
     const prelude = "const M = require('node:module'); const orig = M._load; M._load = function (r, ...a) { return orig.call(this, r, ...a); };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
-    expect(r.tests[0]?.message).toContain('Cannot load "node:module": this built-in module is not available to submissions');
+    expect([statuses(r), flagCodes(r), r.sandbox.violations.map((v) => v.detail)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, [], ['blocked module: node:module']]);
+    expect(r.tests[0]?.message).toContain('Cannot load "node:module": not available inside the grading sandbox');
   });
 
   it('the inspector (to read the hidden tests from memory) is not available', async () => {
