@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from './adapters/fs/atomic.js';
+import { makeOutputDir, writeFileAtomic } from './adapters/fs/atomic.js';
 import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
 import { ReportSchema, type Report } from './domain/report.js';
@@ -118,7 +118,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
  * as it exists, so an interrupted batch resumes where it stopped.
  */
 export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: BatchPorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
-  await mkdir(opts.outDir, { recursive: true });
+  await makeOutputDir(opts.outDir);
   const entries = await listEntries(opts.submissionsDir);
   // Each submission in flight listens for the interrupt: hundreds at once with a remote queue.
   setMaxListeners(ports.queue.capacity + 16, signal);
@@ -136,12 +136,16 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
     reports.push(report);
     events.done(e.id, report, g.reused);
   };
+  // A report that cannot be written (a full disk) stops the batch: nothing further could be kept either.
+  let writeFailure: unknown = null;
   const worker = async (): Promise<void> => {
-    while (!signal.aborted && next < entries.length) {
+    while (!signal.aborted && writeFailure === null && next < entries.length) {
       const e = entries[next++] as Entry;
       const g = await gradeEntry(e, rubric, expected, ports, opts, events, signal);
       if (signal.aborted && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
-      const p: Promise<void> = finish(e, g).finally(() => judging.delete(p));
+      const p: Promise<void> = finish(e, g)
+        .catch((err: unknown) => void (writeFailure ??= err))
+        .finally(() => judging.delete(p));
       judging.add(p);
       while (judging.size >= maxPending) await Promise.race(judging);
     }
@@ -149,6 +153,7 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   // As many submissions in flight as the queue takes: the sandbox concurrency in-process, many more for remote workers.
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ports.queue.capacity, entries.length)) }, worker));
   await Promise.all(judging);
+  if (writeFailure !== null) throw writeFailure;
   const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.queue.label, ports.now());
   await writeFileAtomic(join(opts.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(join(opts.outDir, 'grades.csv'), gradesCsv(reports));

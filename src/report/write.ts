@@ -1,6 +1,6 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../adapters/fs/atomic.js';
+import { makeOutputDir, writeFileAtomic } from '../adapters/fs/atomic.js';
 import { EvigradeError } from '../domain/errors.js';
 import { ReportSchema, SummarySchema, type Report, type Summary } from '../domain/report.js';
 import { gradesCsv } from '../stages/summary.js';
@@ -32,7 +32,7 @@ export async function writeExports(dir: string, reports: readonly Report[], summ
   await writeFileAtomic(join(dir, 'grades.csv'), gradesCsv(reports));
   for (const r of reports) {
     for (const [kind, data] of [['gradescope', gradescopeResults(r, maxPoints)], ['prairielearn', prairielearnResults(r)]] as const) {
-      await mkdir(join(dir, kind, r.submission.id), { recursive: true });
+      await makeOutputDir(join(dir, kind, r.submission.id));
       await writeFileAtomic(join(dir, kind, r.submission.id, 'results.json'), `${JSON.stringify(data, null, 2)}\n`);
     }
   }

@@ -1,5 +1,5 @@
 // The batch CLI end to end, as an instructor runs it (a real process, real sandbox).
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +110,25 @@ describe('evigrade grade', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('RUBRIC_INVALID');
     expect(bad.stderr).toContain('r.yaml: limits.memory_mb: Invalid input: expected number, received string');
+  });
+});
+
+describe('evigrade grade on a full disk', () => {
+  // A 16 KiB tmpfs as the output folder (root only, as in CI): the first report does not fit.
+  it.skipIf(process.getuid?.() !== 0)('stops with OUTPUT_FAILED (exit 5) naming the file and the system reason, without a stack trace or a partial file', async () => {
+    const subs = submissions();
+    const out = mkdtempSync(join(tmpdir(), 'evigrade-full-'));
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', out]);
+    expect(mount.status, String(mount.stderr)).toBe(0);
+    try {
+      writeFileSync(join(out, 'ballast'), Buffer.alloc(12 * 1024));
+      const r = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--concurrency', '1']);
+      const error = r.stderr.split('\n').find((l) => l.startsWith('evigrade: error')) ?? r.stderr;
+      expect([r.code, /^evigrade: error OUTPUT_FAILED: cannot write \/\S+\.json: ENOSPC: no space left on device$/.test(error), /^\s+at /m.test(r.stderr)]).toEqual([5, true, false]);
+      expect(readdirSync(out).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      spawnSync('umount', [out]);
+    }
   });
 });
 

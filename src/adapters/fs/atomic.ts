@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { EvigradeError } from '../../domain/errors.js';
+
+/** A failed write is the machine's, not the submission's: OUTPUT_FAILED naming the path and the system's reason (a full disk, a read-only mount). */
+function outputFailed(path: string, e: unknown): EvigradeError {
+  const err = e as NodeJS.ErrnoException;
+  const why = err.code ? `${err.code}: ${err.message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')}` : String(e);
+  return new EvigradeError('OUTPUT_FAILED', `cannot write ${path}: ${why}`, { path, errno: err.code ?? null });
+}
 
 /** Write-then-rename, so a reader (or a re-run after Ctrl-C) never sees half a file. */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
@@ -10,6 +18,15 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true });
-    throw e;
+    throw outputFailed(path, e);
+  }
+}
+
+/** An output folder (and its parents), with the same error as a failed write. */
+export async function makeOutputDir(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+  } catch (e) {
+    throw outputFailed(path, e);
   }
 }
