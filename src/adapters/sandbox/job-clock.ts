@@ -7,28 +7,46 @@ import { readdir, readFile } from 'node:fs/promises';
 import { EvigradeError } from '../../domain/errors.js';
 import { processTree } from './proc-tree.js';
 
-/** Beyond this many times its limit in wall time the grader gives up on the job: a grader failure, not a verdict. */
-export const STARVED_FACTOR = 20;
+/**
+ * Beyond this many times its limit in wall time the grader gives up on the job: a grader failure, not a verdict.
+ * Generous on purpose: a quarter of a core shared by eight jobs is 1/32 of a CPU each, and such a job still
+ * reaches a verdict. A job that starves itself (busy processes up to its pids limit) still reaches its limit
+ * through its busiest thread's CPU, at worst pids × limit / cores of wall time.
+ */
+export const STARVED_FACTOR = 60;
+
+/** How soon a limit seen in the upper count is confirmed: one CFS period, so a throttled job runs again in between. */
+const CONFIRM_MS = 100;
 
 interface Usage {
-  /** Σ time the job's threads waited for a CPU while runnable. */
+  /** Wall time of the sample. */
+  readonly wallMs: number;
+  /** Σ time the job's threads waited for a CPU while runnable, as far as Linux has counted it. */
   readonly waitedMs: number;
   /** CPU time of the job's busiest thread: its own time is never less. */
   readonly busiestMs: number;
+  /** Per runnable thread (state R: running, or waiting for a CPU), how many times it has been given a CPU. */
+  readonly runnable: ReadonlyMap<string, number>;
 }
 
-async function usageOf(pids: readonly number[]): Promise<Usage> {
+async function usageOf(pids: readonly number[], wallMs: number): Promise<Usage> {
   let waitedMs = 0;
   let busiestMs = 0;
+  const runnable = new Map<string, number>();
   for (const pid of pids) {
     for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
-      const [run, wait] = (await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0 0')).split(' ').map(Number);
+      const task = `/proc/${pid}/task/${tid}`;
+      const [run, wait, slices] = (await readFile(`${task}/schedstat`, 'utf8').catch(() => '0 0 0')).split(' ').map(Number);
       waitedMs += (wait ?? 0) / 1e6 || 0;
       busiestMs = Math.max(busiestMs, (run ?? 0) / 1e6 || 0);
+      const state = (await readFile(`${task}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.[0];
+      if (state === 'R') runnable.set(`${pid}/${tid}`, slices ?? 0);
     }
   }
-  return { waitedMs, busiestMs };
+  return { wallMs, waitedMs, busiestMs, runnable };
 }
+
+const ownOf = (u: Usage): number => Math.max(u.busiestMs, u.wallMs - u.waitedMs);
 
 /**
  * Own time = max(busiest thread's CPU, wall − Σ waits). Summing the waits of threads that wait at the same
@@ -36,8 +54,24 @@ async function usageOf(pids: readonly number[]): Promise<Usage> {
  * CPU keeps a job that computes moving toward its limit whatever the count.
  */
 export async function ownTimeMs(root: number, wallMs: number): Promise<number> {
-  const u = await usageOf(await processTree(root).catch(() => [root]));
-  return Math.max(u.busiestMs, wallMs - u.waitedMs);
+  return ownOf(await usageOf(await processTree(root).catch(() => [root]), wallMs));
+}
+
+/**
+ * The least own time a sample can stand for. Linux adds a wait to schedstat only when the thread gets a
+ * CPU again, so a thread waiting right now makes `ownOf` too high by the wait in progress. A thread that
+ * has had a CPU since `before` waits at most since then; one that has not may have waited all along, and
+ * the sample proves nothing. Sleeping threads have no wait in progress: their count is exact.
+ */
+function ownAtLeast(now: Usage, before: Usage | null): number {
+  if (now.runnable.size === 0) return ownOf(now);
+  if (!before) return now.busiestMs;
+  let pending = 0;
+  for (const [tid, slices] of now.runnable) {
+    if ((before.runnable.get(tid) ?? -1) >= slices) return now.busiestMs;
+    pending += now.wallMs - before.wallMs;
+  }
+  return Math.max(now.busiestMs, ownOf(now) - pending);
 }
 
 /** Time the job spent blocked on the grader (waiting for its payload): the grader's, not the job's. */
@@ -60,14 +94,20 @@ export function startJobClock(
   const started = performance.now();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let before: Usage | null = null;
   const check = async (): Promise<void> => {
     const wall = performance.now() - started;
     const pid = await root();
-    const own = (pid === null ? wall : await ownTimeMs(pid, wall)) - graderWait.ms();
+    // No process to measure (it has not started or is gone): wall time is all there is.
+    const now = pid === null ? { wallMs: wall, waitedMs: 0, busiestMs: wall, runnable: new Map() } : await usageOf(await processTree(pid).catch(() => [pid]), wall);
+    const grader = graderWait.ms();
     if (stopped) return;
-    if (own >= limitMs) return onLimit();
+    if (ownAtLeast(now, before) - grader >= limitMs) return onLimit();
     if (wall >= STARVED_FACTOR * limitMs) return onStarved();
-    timer = setTimeout(() => void check(), Math.max(25, limitMs - own));
+    // Past the limit by the upper count: confirm once the job's runnable threads have had a CPU again.
+    const upper = ownOf(now) - grader;
+    before = upper >= limitMs ? now : null;
+    timer = setTimeout(() => void check(), upper >= limitMs ? CONFIRM_MS : Math.max(25, limitMs - upper));
   };
   timer = setTimeout(() => void check(), limitMs);
   return {
