@@ -4,6 +4,7 @@
 // expect.assertions checks. Every verdict goes out through the authenticated
 // channel as soon as it is known.
 const P = require('./primordials.cjs');
+const { ownTimeout } = require('./own-clock.cjs');
 // jest-each is loaded on first use of `.each`: most suites never pay for it.
 const bindEach = (fn, supportsDone) => (...table) => require('jest-each').bind(fn, supportsDone)(...table);
 
@@ -152,13 +153,13 @@ function callWithTimeout(fn, ms, what) {
     const finish = (err) => {
       if (settled) return;
       settled = true;
-      if (timer) P.clearTimeout(timer);
+      if (timer) timer.clear();
       active.finish = outer;
       resolve(err);
     };
     active.finish = finish;
     // node:test has no default per-test timeout; the job's wall clock still applies.
-    if (ms !== Infinity) timer = P.setTimeout(() => finish(timeoutError(ms, what)), ms);
+    if (ms !== Infinity) timer = ownTimeout(ms, () => finish(timeoutError(ms, what)));
     try {
       if (fn.length > 0) {
         const done = (err) => finish(err ? asError(err, 'done() was called with') : null);

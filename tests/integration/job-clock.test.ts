@@ -2,10 +2,12 @@
 // to sleep), never by time it waited for a CPU; a job that gets almost no CPU is the machine's failure.
 // Each case caps the process's CPU with a cgroup, so what is asserted holds however loaded this machine is.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STARVED_FACTOR, startJobClock } from '../../src/adapters/sandbox/job-clock.js';
 import { cpuCgroup, type CpuCgroup } from '../fakes/slow-machine.js';
+import { gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
@@ -57,4 +59,29 @@ describe('the job clock', () => {
     const r = await race(100, c.pid as number);
     expect(r.outcome).toBe('starved');
   }, 60_000);
+});
+
+describe("the harness's per-test timeouts", () => {
+  // This test process is moved into a capped cgroup while it grades, so the sandboxed job it spawns
+  // (bwrap, unshare: children of the grader) runs at a twentieth of a core. Docker's containers are not
+  // its children; the same harness code runs there.
+  it.each(['bwrap', 'unshare'] as const)('count the job\'s own time (%s): an async test needing a fraction of its timeout in CPU passes at 5% of a core; a never-settling promise still times out', async (backend) => {
+    if (!(await isolatingBackends()).find((b) => b.id === backend)?.ok) throw new Error(`${backend} is not available here`);
+    const rubric = inlineRubric({
+      't.test.js': `const { work } = require('./solution');
+test('computes', async () => { let x = 0; for (let i = 0; i < 10; i++) { x += work(1e7); await new Promise((r) => setImmediate(r)); } expect(x).toBeGreaterThan(0); }, 3000);
+test('never settles', () => new Promise(() => {}), 500);`,
+    }, { limits: { timeout_ms: 60_000 } });
+    const files = { 'solution.js': 'exports.work = (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x + i) % 1000003; return x + 1; };\n' };
+    // Uncapped first: the same verdicts, and the analysis workers are warm before the cap.
+    expect(statuses(await gradeInline(backend, rubric, files))).toEqual({ computes: 'passed', 'never settles': 'timeout' });
+    const cg = capped(0.05);
+    cg.add(process.pid);
+    try {
+      const r = await gradeInline(backend, rubric, files);
+      expect(statuses(r)).toEqual({ computes: 'passed', 'never settles': 'timeout' });
+    } finally {
+      writeFileSync(join(cg.path, '..', 'cgroup.procs'), String(process.pid));
+    }
+  }, 300_000);
 });
