@@ -5,11 +5,12 @@ import { join, resolve } from 'node:path';
 import { makeOutputDir, writeFileAtomic } from './adapters/fs/atomic.js';
 import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
-import { ReportSchema, type Report } from './domain/report.js';
+import { ReportSchema, type DeterministicReport, type Report } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import { emptySubmission, type Submission } from './domain/submission.js';
 import type { JudgePort } from './judges/port.js';
 import { asEvigradeError, failedReport, judgeReport } from './pipeline.js';
+import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
 import { gradesCsv, summarise } from './stages/summary.js';
@@ -77,14 +78,15 @@ async function reusable(path: string, rubric: Rubric, sub: Submission): Promise<
 }
 
 
-type Graded = { report: Report; reused: boolean; sub: Submission | null };
+/** A finished report (reused from disk, or rejected/errored), or measurements the judge has yet to see. */
+type Graded = { report: Report; reused: boolean } | { det: DeterministicReport; sub: Submission };
 
 /** Distinguishes this process's --force run from any earlier one. */
 const runId = randomUUID();
 
 /** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
 async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, events: BatchEvents, signal: AbortSignal): Promise<Graded> {
-  const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false, sub: null });
+  const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false });
   if (e.invalidName) return fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`));
   let sub: Submission;
   try {
@@ -96,14 +98,14 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
   if (!opts.force) {
     const prior = await reusable(out, rubric, sub);
     // A report whose judge failed keeps its measurements; only the judge is asked again.
-    if (prior && prior.judge.status === 'failed' && ports.judge) return { report: prior, reused: false, sub };
-    if (prior) return { report: prior, reused: true, sub };
+    if (prior && prior.judge.status === 'failed' && ports.judge) return { det: deterministicPart(prior), sub };
+    if (prior) return { report: prior, reused: true };
   }
   try {
     // Same folder, same job: a re-run collects what a queue already graded. --force asks afresh.
     const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
     const job = { scope, rubric, expected, submission: sub, interactive: false, onStart: (where: string) => events.started?.(e.id, where) };
-    return { report: await ports.queue.grade(job, signal), reused: false, sub };
+    return { det: await ports.queue.grade(job, signal), sub };
   } catch (caught) {
     const err = asEvigradeError(caught);
     // Not this submission's fault: stop the batch (reports so far stay; a re-run continues).
@@ -130,11 +132,12 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   // Judge calls overlap with sandbox work; this many may wait before the sandbox side pauses.
   const maxPending = Math.max(8, ports.queue.capacity * 4);
   const finish = async (e: Entry, g: Graded): Promise<void> => {
-    const report = g.sub && !g.reused ? await judgeReport(g.report, g.sub, rubric, ports) : g.report;
-    if (!g.reused) await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
-    else reused++;
+    const fromDisk = 'reused' in g && g.reused;
+    const report = 'det' in g ? await judgeReport(g.det, g.sub, rubric, ports) : g.report;
+    if (fromDisk) reused++;
+    else await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
     reports.push(report);
-    events.done(e.id, report, g.reused);
+    events.done(e.id, report, fromDisk);
   };
   // A report that cannot be written (a full disk) stops the batch: nothing further could be kept either.
   let writeFailure: unknown = null;
@@ -142,7 +145,7 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
     while (!signal.aborted && writeFailure === null && next < entries.length) {
       const e = entries[next++] as Entry;
       const g = await gradeEntry(e, rubric, expected, ports, opts, events, signal);
-      if (signal.aborted && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
+      if (signal.aborted && 'report' in g && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
       const p: Promise<void> = finish(e, g)
         .catch((err: unknown) => void (writeFailure ??= err))
         .finally(() => judging.delete(p));

@@ -152,7 +152,7 @@ async function checkRubricCommand(argv: string[]): Promise<number> {
       const lines = bad.map((t) => `  ${t.id} ${t.status}: ${t.name}\n    ${t.message.split('\n')[0] ?? ''}`);
       throw new EvigradeError('REFERENCE_FAILED', `${args.rubric}: the reference solution fails ${bad.length} of ${report.tests.length} tests:\n${lines.join('\n')}`);
     }
-    process.stdout.write(`reference solution passes all ${report.tests.length} tests (score ${report.scores.final}/10)\n`);
+    process.stdout.write(`reference solution passes all ${report.tests.length} tests (score ${report.scores.deterministic.total}/10)\n`);
     return EXIT.ok;
   });
 }

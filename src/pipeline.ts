@@ -3,12 +3,12 @@
 // interpretation → scores → evidence → report.
 import type { AnalysisPort } from './adapters/analysis/pool.js';
 import type { JudgePort } from './judges/port.js';
-import { applyJudgement, skippedJudgement } from './stages/judgement.js';
+import { finalize, skippedJudgement } from './stages/judgement.js';
 import type { Sandbox } from './adapters/sandbox/registry.js';
 import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
 import type { HarnessPayload, RawRun } from './adapters/sandbox/types.js';
 import { EvigradeError, isEvigradeError } from './domain/errors.js';
-import type { Report } from './domain/report.js';
+import type { DeterministicReport, Report } from './domain/report.js';
 import { selectorMatches, type Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
 import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from './stages/attempts.js';
@@ -91,16 +91,15 @@ export async function gradeSubmission(sub: Submission, rubric: Rubric, expected:
   return judgeReport(await gradeDeterministic(sub, rubric, expected, ports), sub, rubric, ports);
 }
 
-/** The judge stage on a deterministic report: audited, blended, timed. */
-export async function judgeReport(report: Report, sub: Submission, rubric: Rubric, ports: Pick<GradePorts, 'judge'>): Promise<Report> {
+/** The judge stage on a deterministic report: asked, audited, blended, timed, and the Report built. */
+export async function judgeReport(det: DeterministicReport, sub: Submission, rubric: Rubric, ports: Pick<GradePorts, 'judge'>): Promise<Report> {
   const t0 = performance.now();
-  const j = ports.judge ? await ports.judge.judge(report, sub, rubric) : skippedJudgement('no judge configured');
-  const out = applyJudgement(report, j, rubric);
-  return { ...out, timings: { ...out.timings, judgeMs: ms(t0), totalMs: (out.timings.totalMs ?? 0) + ms(t0) } };
+  const j = ports.judge ? await ports.judge.judge(det, sub, rubric) : skippedJudgement('no judge configured');
+  return finalize({ ...det, timings: { ...det.timings, judgeMs: ms(t0), totalMs: (det.timings.totalMs ?? 0) + ms(t0) } }, j, rubric);
 }
 
 /** Everything measured: tests in the sandbox, lint and metrics, scores and evidence. */
-export async function gradeDeterministic(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
+export async function gradeDeterministic(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<DeterministicReport> {
   const t0 = performance.now();
   const state = newAttemptState();
   const { files, shadowed } = jobFiles(sub, rubric);
@@ -139,16 +138,21 @@ async function runTests(files: Submission['files'], rubric: Rubric, expected: re
   }
 }
 
-/** A report for a submission that could not be graded (intake rejection or machine failure). */
-export function failedReport(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], err: EvigradeError, ports: Pick<GradePorts, 'now' | 'tools'> & { backend: string }): Report {
+/** The deterministic report of a submission that could not be graded (intake rejection or machine failure). */
+export function failedDeterministic(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], err: EvigradeError, ports: Pick<GradePorts, 'now' | 'tools'> & { backend: string }): DeterministicReport {
   const status = err.code.startsWith('INTAKE_') ? 'rejected' : 'error';
   const why = status === 'rejected' ? `not run: the submission was rejected at intake (${err.code})` : `not run: the grader failed (${err.code})`;
   const tests = toTestResults(rubric, expected, expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })));
-  const report = assembleReport({
+  return assembleReport({
     // A rejected submission never reached a sandbox.
     status, submission: sub, rubric, backend: status === 'rejected' ? 'none' : ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], analyses: [], timings: {}, tools: ports.tools, now: ports.now(),
   });
-  return applyJudgement(report, skippedJudgement(`the submission was not graded (${status})`), rubric);
+}
+
+/** The Report of a submission that could not be graded; no judge is asked. */
+export function failedReport(...args: Parameters<typeof failedDeterministic>): Report {
+  const det = failedDeterministic(...args);
+  return finalize(det, skippedJudgement(`the submission was not graded (${det.status})`), args[1]);
 }
 
 export const asEvigradeError = (e: unknown): EvigradeError =>

@@ -159,6 +159,16 @@ export const ReportSchema = z
   .strict();
 export type Report = z.infer<typeof ReportSchema>;
 
+/**
+ * What the deterministic stages produce (tests, lint, metrics, scores, evidence, flags): a report before the
+ * judge, with no judge field to fill in. It is what a queue worker sends back; `finalize`
+ * (stages/judgement.ts) turns it into the Report, once.
+ */
+export const DeterministicReportSchema = ReportSchema.omit({ judge: true, scores: true })
+  .extend({ scores: z.object({ deterministic: DeterministicScoresSchema, unmeasured: z.array(UnmeasuredSchema) }).strict() })
+  .strict();
+export type DeterministicReport = z.infer<typeof DeterministicReportSchema>;
+
 export const SummarySchema = z
   .object({
     schemaVersion: z.literal(1),

@@ -1,7 +1,7 @@
 import { createJudgeCache } from '../adapters/judge-cache.js';
 import type { Config } from '../domain/config.js';
 import { DEFAULT_JUDGE_CHAIN, JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
-import type { Report } from '../domain/report.js';
+import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import { skippedJudgement, type Judgement } from '../stages/judgement.js';
@@ -12,7 +12,7 @@ import { resolveChain, type ResolvedChain } from './registry.js';
 import type { JudgeEnv } from './types.js';
 
 export interface JudgePort {
-  judge(report: Report, sub: Submission, rubric: Rubric): Promise<Judgement>;
+  judge(report: DeterministicReport, sub: Submission, rubric: Rubric): Promise<Judgement>;
 }
 
 export interface JudgeSetup {

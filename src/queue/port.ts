@@ -1,4 +1,4 @@
-import type { Report } from '../domain/report.js';
+import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import type { ExpectedTest } from '../stages/test-run.js';
@@ -35,7 +35,7 @@ export interface GradeQueue {
   /** The tests a rubric registers, learned from the hidden tests alone. */
   collect(rubric: Rubric): Promise<ExpectedTest[]>;
   /** The deterministic report; throws (an EvigradeError) when grading failed for a machine reason. */
-  grade(job: GradeJob, signal?: AbortSignal): Promise<Report>;
+  grade(job: GradeJob, signal?: AbortSignal): Promise<DeterministicReport>;
   /** Spacing of judge calls shared by every submitter on this queue (`judge.rate_per_minute` becomes one deployment-wide budget). */
   readonly pace?: Pace;
   /** For /readyz: can jobs be graded now, and what grades them. */

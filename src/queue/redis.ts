@@ -2,7 +2,7 @@ import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { EvigradeError } from '../domain/errors.js';
 import { GradeJobSchema, type GradeJobData, type RubricWire } from '../domain/queue.js';
-import { ReportSchema, type Report } from '../domain/report.js';
+import { DeterministicReportSchema, type DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 import { ExpectedTestSchema } from '../domain/queue.js';
@@ -90,7 +90,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
       return parsed.data as ExpectedTest[];
     },
-    async grade(job, signal): Promise<Report> {
+    async grade(job, signal): Promise<DeterministicReport> {
       const data = gradeJobData(job, s.max_job_kb * 1024);
       const id = jobIdOf('g', [job.scope, job.rubric.sha256, job.submission.id, job.submission.sha256]);
       const onProgress = (d: unknown): void => {
@@ -98,7 +98,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
         if (typeof p?.worker === 'string' && typeof p.backend === 'string') job.onStart?.(`${p.worker} (${p.backend})`);
       };
       const value = await submit(JOB.grade, id, data, job.rubric, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal, onProgress);
-      const parsed = ReportSchema.safeParse(value);
+      const parsed = DeterministicReportSchema.safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`);
       return parsed.data;
     },

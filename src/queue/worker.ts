@@ -5,10 +5,10 @@ import type { Logger } from 'pino';
 import { buildRubric, formatZodIssues } from '../adapters/fs/rubric-loader.js';
 import { EvigradeError, isSubmissionError } from '../domain/errors.js';
 import { CollectJobSchema, GradeJobSchema, RubricWireSchema } from '../domain/queue.js';
-import type { Report } from '../domain/report.js';
+import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
-import { asEvigradeError, collectExpected, failedReport, gradeDeterministic, type GradePorts } from '../pipeline.js';
+import { asEvigradeError, collectExpected, failedDeterministic, gradeDeterministic, type GradePorts } from '../pipeline.js';
 import { submissionFromMap } from '../stages/intake-map.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 import { connect, JOB, reachable, rubricKey, type JobName, type QueueSettings } from './bull.js';
@@ -63,7 +63,7 @@ const HANDLERS: Record<JobName, Handler> = {
     if (!d.success) throw invalid(`job ${job.id}`, d.error.issues);
     return collectExpected(await rubricOf(d.data.rubric), ports.sandbox);
   },
-  async [JOB.grade](job, ports, rubricOf): Promise<Report> {
+  async [JOB.grade](job, ports, rubricOf): Promise<DeterministicReport> {
     const d = GradeJobSchema.safeParse(job.data);
     if (!d.success) throw invalid(`job ${job.id}`, d.error.issues);
     const rubric = await rubricOf(d.data.rubric);
@@ -73,7 +73,7 @@ const HANDLERS: Record<JobName, Handler> = {
     } catch (e) {
       const err = asEvigradeError(e);
       if (!isSubmissionError(err.code)) throw err;
-      return failedReport(emptySubmission(d.data.submission.id), rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
+      return failedDeterministic(emptySubmission(d.data.submission.id), rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
     }
     // Progress through the queue: the submitter's bar and SSE say where each submission runs.
     await job.updateProgress({ worker: workerName, backend: ports.sandbox.backend.id }).catch(() => undefined);

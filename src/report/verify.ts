@@ -1,4 +1,4 @@
-import { ReportSchema, type Report, type TestResult } from '../domain/report.js';
+import { ReportSchema, type DeterministicReport, type Report, type TestResult } from '../domain/report.js';
 import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis-scores.js';
 import { auditJudge } from '../stages/audit.js';
 import { blend } from '../stages/blend.js';
@@ -66,7 +66,7 @@ export function parseReport(raw: unknown): { report: Report | null; differences:
 }
 
 /** A re-run of the deterministic part against the report: inputs and measured results must match. */
-export function compareRerun(r: Report, again: Report): Difference[] {
+export function compareRerun(r: Report, again: Report | DeterministicReport): Difference[] {
   const out: Difference[] = [];
   diff(out, 'rubric.sha256', r.rubric.sha256, again.rubric.sha256);
   diff(out, 'submission.files', r.submission.files, again.submission.files);

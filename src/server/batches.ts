@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchRequest, BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
-import { ReportSchema, type Report, type Summary } from '../domain/report.js';
+import { ReportSchema, type DeterministicReport, type Report, type Summary } from '../domain/report.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
 import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
@@ -91,7 +91,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
     } catch (e) {
       return failedReport(emptySubmission(sub), rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
     }
-    let det: Report;
+    let det: DeterministicReport;
     try {
       det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false, onStart }));
     } catch (e) {

@@ -1,5 +1,5 @@
 import { CRITERIA, type JudgeReport } from '../domain/judge.js';
-import type { Report } from '../domain/report.js';
+import type { DeterministicReport, Report } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { auditJudge } from './audit.js';
 import { blend } from './blend.js';
@@ -18,41 +18,49 @@ export interface Judgement {
 
 export const skippedJudgement = (reason: string): Judgement => ({ status: 'skipped', reason, model: null, cached: false, attempts: [], output: null, priceIn: 0, priceOut: 0 });
 
-/** The deterministic-only blend every report starts from. */
-export function deterministicBlend(report: Pick<Report, 'scores'>, rubric: Rubric, reason: string): Report['scores']['blend'] {
-  const d = report.scores.deterministic;
-  return {
-    weights: { deterministic: rubric.spec.blend.deterministic, llm: rubric.spec.blend.llm },
-    applied: false,
-    reason,
-    perCriterion: Object.fromEntries(CRITERIA.map((c) => [c, d[c]])) as Report['scores']['blend']['perCriterion'],
-  };
+/** Why the final score is what it is, in one sentence built from both halves. */
+function basisText(det: DeterministicReport, applied: boolean, model: string | null, blendReason: string): string {
+  if (det.status !== 'graded') return `not graded (${det.status}): ${det.errors.map((e) => e.code).join(', ')}`;
+  const missing = CRITERIA.filter((c) => det.scores.deterministic[c] === null);
+  const renorm = missing.length ? `; ${missing.join(' and ')} not measured (see scores.unmeasured), so the criteria weights renormalise over the rest` : '';
+  return `${applied ? 'blended' : 'deterministic only'}: tests, lint and AST metrics${renorm}; ${applied ? `judge ${model}` : blendReason}`;
 }
 
-/** Audits the judge's answer, blends, and folds both into the report. Pure. */
-export function applyJudgement(report: Report, j: Judgement, rubric: Rubric): Report {
-  const det = report.scores.deterministic;
-  const flags = j.output && report.status === 'graded' ? auditJudge(j.output, report.evidence.items, det, rubric.spec.blend.max_adjustment) : [];
+/** Audits the judge's answer, blends, and builds the Report: the only place one is made. Pure. */
+export function finalize(det: DeterministicReport, j: Judgement, rubric: Rubric): Report {
+  const graded = det.status === 'graded';
+  const flags = j.output && graded ? auditJudge(j.output, det.evidence.items, det.scores.deterministic, rubric.spec.blend.max_adjustment) : [];
   const why = j.status === 'skipped' ? `LLM weight 0: judge skipped (${j.reason})` : j.status === 'failed' ? `LLM weight 0: no judge answered (${j.reason})` : 'LLM weight 0';
   const weights = { deterministic: rubric.spec.blend.deterministic, llm: rubric.spec.blend.llm };
-  const b = blend(det, report.status === 'graded' ? j.output : null, flags.length, rubric.spec.criteria, weights, why);
+  const b = blend(det.scores.deterministic, graded ? j.output : null, flags.length, rubric.spec.criteria, weights, why);
   const prompt = j.attempts.reduce((s, a) => s + a.promptTokens, 0);
   const completion = j.attempts.reduce((s, a) => s + a.completionTokens, 0);
   const judge: JudgeReport = {
     status: j.status, reason: j.reason, model: j.model, promptVersion: PROMPT_VERSION, cached: j.cached, attempts: j.attempts, output: j.output,
     tokens: { prompt, completion }, costUsd: Math.round(((prompt * j.priceIn + completion * j.priceOut) / 1e6) * 1e6) / 1e6,
   };
-  const basis = b.applied ? report.scores.basis.replace('deterministic only', 'blended') : report.scores.basis;
+  const { scores, ...rest } = det;
   return {
-    ...report,
-    judge,
-    flags: [...report.flags, ...flags],
+    ...rest,
     scores: {
-      ...report.scores,
+      deterministic: scores.deterministic,
       llm: b.llm,
-      final: report.status === 'graded' ? b.final : 0,
+      final: graded ? b.final : 0,
       blend: { weights: b.weights, applied: b.applied, reason: b.reason, perCriterion: b.perCriterion },
-      basis: basis.replace('; no LLM judge took part', b.applied ? `; judge ${j.model}` : `; ${b.reason}`),
+      basis: basisText(det, b.applied, j.model, b.reason),
+      unmeasured: scores.unmeasured,
     },
+    flags: [...det.flags, ...flags],
+    judge,
   };
+}
+
+/**
+ * The deterministic half of a report whose judge did not answer (so no audit flag was added), for asking
+ * the judge again without measuring again.
+ */
+export function deterministicPart(report: Report): DeterministicReport {
+  if (report.judge.status === 'answered') throw new Error('deterministicPart: the judge answered; its audit flags are part of the report');
+  const { judge: _judge, scores, ...rest } = report;
+  return { ...rest, scores: { deterministic: scores.deterministic, unmeasured: scores.unmeasured ?? [] } };
 }

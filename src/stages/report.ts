@@ -1,5 +1,5 @@
 import type { EvigradeError } from '../domain/errors.js';
-import type { Flag, Report, SandboxEvent, TestResult } from '../domain/report.js';
+import type { DeterministicReport, Flag, SandboxEvent, TestResult } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { selectorMatches } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
@@ -8,8 +8,6 @@ import type { FileAnalysis } from '../domain/analysis.js';
 import { analysisEvidence, policyFlags } from './analysis-evidence.js';
 import { complexityFromEvidence, DEFAULT_COMPLEXITY_LIMITS, styleFromEvidence } from './analysis-scores.js';
 import { buildEvidence } from './evidence.js';
-import { deterministicBlend } from './judgement.js';
-import { PROMPT_VERSION } from './prompt.js';
 import { deterministicScores } from './scores.js';
 import { unmeasuredCriteria } from './unmeasured.js';
 
@@ -45,7 +43,7 @@ function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readon
 }
 
 export interface ReportInput {
-  readonly status: Report['status'];
+  readonly status: DeterministicReport['status'];
   readonly submission: Submission;
   readonly rubric: Rubric;
   readonly backend: string;
@@ -61,15 +59,8 @@ export interface ReportInput {
   readonly now: Date;
 }
 
-function basisText(status: Report['status'], errors: readonly EvigradeError[], det: Report['scores']['deterministic']): string {
-  if (status !== 'graded') return `not graded (${status}): ${errors.map((e) => e.code).join(', ')}`;
-  const missing = (['correctness', 'edge_cases', 'style', 'complexity'] as const).filter((c) => det[c] === null);
-  const renorm = missing.length ? `; ${missing.join(' and ')} not measured (see scores.unmeasured), so the criteria weights renormalise over the rest` : '';
-  return `deterministic only: tests, lint and AST metrics${renorm}; no LLM judge took part`;
-}
-
-/** Assembles the audit report. Pure: same input, same report. */
-export function assembleReport(input: ReportInput): Report {
+/** Assembles what the deterministic stages measured; `finalize` (judgement.ts) adds the judge. Pure: same input, same report. */
+export function assembleReport(input: ReportInput): DeterministicReport {
   const { rubric } = input;
   const violations: SandboxEvent[] = input.events.map((e, i) => ({ id: `S${i + 1}`, ...e }));
   const limitsC = rubric.spec.complexity ?? DEFAULT_COMPLEXITY_LIMITS;
@@ -79,7 +70,6 @@ export function assembleReport(input: ReportInput): Report {
   const style = styleFromEvidence(measuredItems, policy);
   const complexity = complexityFromEvidence(measuredItems, limitsC, policy);
   const det = deterministicScores(input.tests, rubric.spec.criteria, { style, complexity });
-  const basis = basisText(input.status, input.errors, det);
   const graded = input.status === 'graded';
   const unmeasured = graded ? unmeasuredCriteria(det, rubric.spec.criteria, input.tests, measuredItems, policy) : { unmeasured: [], flag: null };
   const limits: Record<string, number | string | boolean> = { ...rubric.spec.limits };
@@ -99,16 +89,8 @@ export function assembleReport(input: ReportInput): Report {
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
     evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),
-    scores: {
-      deterministic: det,
-      llm: null,
-      final: graded ? det.total : 0,
-      blend: deterministicBlend({ scores: { deterministic: det } as Report['scores'] }, rubric, 'LLM weight 0: the judge has not run'),
-      basis,
-      unmeasured: unmeasured.unmeasured,
-    },
+    scores: { deterministic: det, unmeasured: unmeasured.unmeasured },
     flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity), ...(unmeasured.flag ? [unmeasured.flag] : [])],
-    judge: { status: 'skipped', reason: 'the judge has not run', model: null, promptVersion: PROMPT_VERSION, cached: false, attempts: [], output: null, tokens: { prompt: 0, completion: 0 }, costUsd: 0 },
     timings: input.timings,
     errors: input.errors.map((e) => ({ code: e.code, message: e.message })),
     tools: input.tools,

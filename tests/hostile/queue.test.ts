@@ -5,7 +5,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/domain/report.js';
+import type { DeterministicReport } from '../../src/domain/report.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { gradeJobData, openRedisQueue, rubricWire } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
@@ -56,7 +56,7 @@ describe.each(backends)('%s worker', (backend) => {
     const ready = await w.until((l) => l.msg === 'worker ready');
     const queue = await openRedisQueue(s, pino({ level: 'silent' }));
     const rubric = inlineRubric(probeTests(redis.port));
-    let report: Report;
+    let report: DeterministicReport;
     try {
       const expected = await queue.collect(rubric);
       report = await queue.grade({ scope: 'sec', rubric, expected, submission: inlineSubmission({ 'solution.js': PROBE }), interactive: false });
@@ -107,7 +107,7 @@ describe('job data from the queue is validated like HTTP input', () => {
     const outcome = async (name: string, data: unknown): Promise<[string, unknown]> => {
       const job = await q.add(name, data, { attempts: 3 });
       try {
-        const r = (await job.waitUntilFinished(events, 30_000)) as Report;
+        const r = (await job.waitUntilFinished(events, 30_000)) as DeterministicReport;
         return ['completed', [r.status, r.errors.map((e) => e.code)]];
       } catch (e) {
         const again = await q.getJob(job.id as string);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import { ConfigSchema } from '../../src/domain/config.js';
 import { JudgeSpecSchema } from '../../src/domain/judge.js';
-import type { Report } from '../../src/domain/report.js';
+import type { DeterministicReport, Report } from '../../src/domain/report.js';
 import { createJudgePort, type JudgeSetup } from '../../src/judges/port.js';
 import { collectExpected, gradeDeterministic, judgeReport } from '../../src/pipeline.js';
 import { startFakeJudge, type FakeJudge } from '../fakes/judge-server.js';
@@ -26,7 +26,7 @@ const rubric = inlineRubric(TESTS);
 
 let backend: ProcessBackendId;
 let fake: FakeJudge;
-let deterministic: Report;
+let deterministic: DeterministicReport;
 beforeAll(async () => {
   backend = await firstBackend();
   fake = await startFakeJudge({ slowMs: 3000 });
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function gradeFiles(files: Record<string, string>): Promise<Report> {
+async function gradeFiles(files: Record<string, string>): Promise<DeterministicReport> {
   const sandbox = await sandboxFor(backend);
   const expected = await collectExpected(rubric, sandbox);
   return gradeDeterministic(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(0), tools: {}, maxResumes: 2 });
