@@ -88,7 +88,7 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
       });
       const parsed = ExpectedTestSchema.array().safeParse(value);
       if (!parsed.success) throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
-      return parsed.data as ExpectedTest[];
+      return parsed.data;
     },
     async grade(job, signal): Promise<DeterministicReport> {
       const data = gradeJobData(job, s.max_job_kb * 1024);

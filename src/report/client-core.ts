@@ -1,3 +1,5 @@
+import { HIDDEN_CHARS_SOURCE } from '../domain/text.js';
+
 /**
  * The page's inline script, part 1: helpers, the overview, the submissions
  * table and the hash router. Plain ES2020, concatenated with client-page.ts
@@ -9,11 +11,12 @@
  * built here; element ids are built from array indexes and checked evidence ids.
  * No markup is ever parsed from data.
  *
- * Written with String.raw: no backticks, no dollar-brace, no '<' + '/script'.
+ * Written with String.raw: no backticks, no dollar-brace, no '<' + '/script'. The hidden-character
+ * list is domain/text.ts's, put in where its placeholder stands.
  */
 export const CLIENT_CORE = String.raw`
 var D = document;
-var CTL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2028\u2029\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+var CTL = /__HIDDEN_CHARS__/g;
 var CRIT = ['correctness', 'edge_cases', 'style', 'complexity'];
 var STATUSES = ['graded', 'rejected', 'error'];
 var TEST_ST = ['passed', 'failed', 'error', 'timeout', 'skipped'];
@@ -272,4 +275,4 @@ function applyFilter() {
   });
   D.getElementById('shown').textContent = n + ' of ' + ROWS.length + ' shown';
 }
-`;
+`.replace('/__HIDDEN_CHARS__/g', () => `/${HIDDEN_CHARS_SOURCE}/g`);

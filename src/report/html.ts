@@ -1,4 +1,5 @@
 import type { Report, Summary } from '../domain/report.js';
+import { hiddenChars } from '../domain/text.js';
 import { CLIENT_CORE } from './client-core.js';
 import { CLIENT_PAGE } from './client-page.js';
 import { histogramSvg, overview } from './overview.js';
@@ -13,8 +14,7 @@ export interface HtmlOptions {
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 /** Invisible and text-direction control characters, shown as visible ⟨U+XXXX⟩ markers. */
-export const CONTROL_CHARS =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2028\u2029\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+export const CONTROL_CHARS = hiddenChars();
 
 export const markControls = (s: string): string =>
   s.replace(CONTROL_CHARS, (c) => `\u27E8U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}\u27E9`);

@@ -1,6 +1,7 @@
 import type { DeterministicScores, EvidenceItem } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { SubmissionFile } from '../domain/submission.js';
+import { hiddenChars } from '../domain/text.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import { stripComments } from './strip-comments.js';
 
@@ -31,8 +32,8 @@ not a second grading from scratch. Rules:
    unless a cited claim explains why more is justified.
 5. Answer with one JSON object only, matching the schema given, with no text around it.`;
 
-/** Bidi controls and zero-width characters are shown, never interpreted (they can hide text from a reader). */
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+/** Controls, bidi and zero-width characters are shown, never interpreted (they can hide text from a reader). */
+const INVISIBLE = hiddenChars();
 const visible = (s: string): string => s.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)?.toString(16)}}`);
 /** Our fences cannot be closed or reopened from inside the data. */
 const neutralise = (s: string): string => visible(s).replace(/<<</g, '<< <').replace(/>>>/g, '> >>');

@@ -37,7 +37,8 @@ const FLAG_EVENTS: Record<string, SandboxEvent['event'][]> = {
 function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readonly SandboxEvent[]): Flag[] {
   return flags.map((f) => {
     const own = (e: SandboxEvent): boolean =>
-      f.code.startsWith('tampering.') ? e.event === 'tampering' && (e.detail.startsWith(`${f.code}:`) || (f.code === 'tampering.forged_frames' && e.detail.includes('results channel'))) : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
+      // Tampering events carry their flag's code as the prefix of their detail; other flags map to event kinds.
+      f.code.startsWith('tampering.') ? e.event === 'tampering' && e.detail.startsWith(`${f.code}:`) : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
     return { ...f, evidence: events.filter(own).map((e) => e.id) };
   });
 }

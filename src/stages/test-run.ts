@@ -1,12 +1,11 @@
 import type { Flag, SandboxEvent, TestStatus } from '../domain/report.js';
 import type { Frame, RawRun } from '../adapters/sandbox/types.js';
+import { parseFrame, type HarnessFrame } from '../domain/frames.js';
+import type { ExpectedTestSchema } from '../domain/queue.js';
+import type { z } from 'zod';
 
-/** A test the grader knows must report: collected from the hidden tests alone. */
-export interface ExpectedTest {
-  readonly file: string;
-  readonly index: number;
-  readonly path: readonly string[];
-}
+/** A test the grader knows must report: collected from the hidden tests alone (the one definition: domain/queue.ts). */
+export type ExpectedTest = Readonly<z.infer<typeof ExpectedTestSchema>>;
 
 export interface Observed {
   readonly status: TestStatus;
@@ -28,18 +27,7 @@ export interface Interpretation {
 
 export const keyOf = (t: { file: string; index: number }): string => `${t.file}#${t.index}`;
 
-interface FrameData {
-  file?: string;
-  index?: number;
-  path?: string[];
-  tests?: { index: number; path: string[] }[];
-  error?: string | null;
-  status?: TestStatus;
-  durationMs?: number;
-  message?: string;
-  code?: string;
-  detail?: string;
-}
+type FrameOf<T extends HarnessFrame['type']> = Extract<HarnessFrame, { type: T }>['data'];
 
 const MESSAGE_CAP = 4000;
 const cap = (s: string): string => (s.length > MESSAGE_CAP ? `${s.slice(0, MESSAGE_CAP)}… [truncated]` : s);
@@ -59,38 +47,42 @@ export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): In
   let untrusted: string | null = null;
   let complete = false;
 
-  for (const f of run.frames) {
-    const d = (f.data ?? {}) as FrameData;
+  for (const raw of run.frames) {
+    const f = parseFrame(raw);
+    if ('malformed' in f) {
+      events.push({ event: 'crash', detail: cap(`the harness sent ${f.malformed}; it was ignored`) });
+      continue;
+    }
     switch (f.type) {
       case 'collected':
-        untrusted = checkCollected(d, byFile, results, flags) ?? untrusted;
+        untrusted = checkCollected(f.data, byFile, results, flags) ?? untrusted;
         break;
       case 'start':
-        started.add(keyOf(d as { file: string; index: number }));
+        started.add(keyOf(f.data));
         break;
       case 'result':
-        recordResult(d, byFile, results);
+        recordResult(f.data, byFile, results);
         break;
       case 'tamper':
-        untrusted = noteTamper(d, events, flags) ?? untrusted;
+        untrusted = noteTamper(f.data, events, flags) ?? untrusted;
         break;
       case 'limit':
-        events.push({ event: 'output_limit', detail: d.detail ?? 'output limit reached' });
+        events.push({ event: 'output_limit', detail: f.data.detail });
         break;
       case 'note':
-        if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail ?? ''}` });
+        if (f.data.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${f.data.detail}` });
         break;
       case 'fileError':
-        events.push({ event: 'crash', detail: cap(`${d.file ?? ''}: ${d.message ?? ''}`) });
+        events.push({ event: 'crash', detail: cap(`${f.data.file}: ${f.data.message}`) });
         break;
       case 'fatal':
-        events.push({ event: 'crash', detail: cap(`harness error: ${d.message ?? ''}`) });
+        events.push({ event: 'crash', detail: cap(`harness error: ${f.data.message}`) });
         break;
       case 'done':
         complete = true;
         break;
       default:
-        break;
+        return f satisfies never;
     }
   }
   noteOutcome(run, complete, events, flags);
@@ -105,13 +97,13 @@ function groupByFile(expected: readonly ExpectedTest[]): Map<string, ExpectedTes
 }
 
 /** The job's registrations must equal the hidden tests exactly; else nothing from that file counts. */
-function checkCollected(d: FrameData, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>, flags: Omit<Flag, 'evidence'>[]): string | null {
-  const want = byFile.get(d.file ?? '') ?? [];
+function checkCollected(d: FrameOf<'collected'>, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>, flags: Omit<Flag, 'evidence'>[]): string | null {
+  const want = byFile.get(d.file) ?? [];
   if (d.error) {
     for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message: cap(d.error) });
     return null;
   }
-  const got = d.tests ?? [];
+  const got = d.tests;
   const same = got.length === want.length && want.every((t, i) => got[i]?.index === t.index && samePath(got[i]?.path ?? [], t.path));
   if (same) return null;
   const message = `untrusted: the tests registered in the job (${got.length}) differ from the hidden tests (${want.length})`;
@@ -120,18 +112,17 @@ function checkCollected(d: FrameData, byFile: Map<string, ExpectedTest[]>, resul
   return message;
 }
 
-function recordResult(d: FrameData, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>): void {
-  const want = byFile.get(d.file ?? '') ?? [];
+function recordResult(d: FrameOf<'result'>, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>): void {
+  const want = byFile.get(d.file) ?? [];
   const t = want.find((x) => x.index === d.index);
   // A result for a test we did not expect, or with another path, is ignored:
   // the registration check has already flagged it.
-  if (!t || !samePath(t.path, d.path ?? []) || results.has(keyOf(t))) return;
-  results.set(keyOf(t), { status: d.status ?? 'error', durationMs: Math.max(0, d.durationMs ?? 0), message: cap(d.message ?? '') });
+  if (!t || !samePath(t.path, d.path) || results.has(keyOf(t))) return;
+  results.set(keyOf(t), { status: d.status, durationMs: Math.max(0, d.durationMs), message: cap(d.message) });
 }
 
-function noteTamper(d: FrameData, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): string | null {
-  const code = d.code ?? 'tampering.unknown';
-  const detail = d.detail ?? '';
+function noteTamper(d: FrameOf<'tamper'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): string | null {
+  const { code, detail } = d;
   if (code === 'process_exit_called') {
     events.push({ event: 'process_exit', detail });
     if (!flags.some((f) => f.code === 'sandbox.process_exit')) {
@@ -158,7 +149,7 @@ function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 
   }
   if (run.rejectedFrames > 0) {
     const message = `${run.rejectedFrames} unauthenticated line(s) were written to the results channel and ignored`;
-    events.push({ event: 'tampering', detail: message });
+    events.push({ event: 'tampering', detail: `tampering.forged_frames: ${message}` });
     flags.push({ code: 'tampering.forged_frames', severity: 'critical', message });
   }
   if (FAKE_REPORT.test(run.stdout)) {
