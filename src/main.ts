@@ -170,7 +170,7 @@ async function serveCommand(argv: string[]): Promise<number> {
     const batches = createBatchService(args.data, rubrics, slots, ports);
     const app = await buildApp({
       rubrics, slots, batches, ports, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
-      judgeInfo: () => ({ disabled: args.noLlm, chain: (args.judges ?? config.judges ?? []).map((j) => j.model), hfToken: Boolean(process.env.HF_TOKEN) }),
+      judgeInfo: () => ({ ...ports.judge?.describe(), hfToken: Boolean(process.env.HF_TOKEN) }),
     });
     const resumed = await batches.resumeAll();
     await app.listen({ port: args.port, host: args.host });

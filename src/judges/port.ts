@@ -13,6 +13,19 @@ import type { JudgeEnv } from './types.js';
 
 export interface JudgePort {
   judge(report: DeterministicReport, sub: Submission, rubric: Rubric): Promise<Judgement>;
+  /** The chain `judge` uses for a rubric (without one: a rubric with no `judges:` of its own), by the same precedence. */
+  describe(rubric?: Rubric): JudgeChainInfo;
+}
+
+export interface JudgeChainInfo {
+  /** Why judging is off (--no-llm), or null. */
+  readonly disabled: string | null;
+  /** Where the chain comes from: --judge-* flags, the rubric, the configuration, or the built-in default. */
+  readonly source: 'cli' | 'rubric' | 'config' | 'default';
+  /** The models that will be asked, in order. */
+  readonly chain: readonly string[];
+  /** Entries that cannot be used here, and why. */
+  readonly unusable: readonly string[];
 }
 
 export interface JudgeSetup {
@@ -42,12 +55,22 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
   const limiter = createLimiter(c.concurrency, c.rate_per_minute, sleep, setup.pace);
   const cache = createJudgeCache(c.cache_dir);
   const chains = new Map<string, ResolvedChain>();
-  const chainFor = (rubric: Rubric): ResolvedChain => {
-    const specs = setup.cliSpecs ?? rubric.spec.judges ?? setup.config.judges ?? DEFAULTS;
-    if (!chains.has(rubric.sha256)) chains.set(rubric.sha256, resolveChain(specs, setup.env));
-    return chains.get(rubric.sha256) as ResolvedChain;
+  // The one precedence: CLI flags > the rubric's judges > the configuration's > the default chain.
+  const specsFor = (rubric: Rubric | undefined): { source: JudgeChainInfo['source']; specs: readonly JudgeSpec[] } =>
+    setup.cliSpecs ? { source: 'cli', specs: setup.cliSpecs }
+      : rubric?.spec.judges ? { source: 'rubric', specs: rubric.spec.judges }
+        : setup.config.judges ? { source: 'config', specs: setup.config.judges }
+          : { source: 'default', specs: DEFAULTS };
+  const chainFor = (rubric: Rubric | undefined): ResolvedChain => {
+    const key = rubric?.sha256 ?? '';
+    if (!chains.has(key)) chains.set(key, resolveChain(specsFor(rubric).specs, setup.env));
+    return chains.get(key) as ResolvedChain;
   };
   return {
+    describe(rubric) {
+      const chain = chainFor(rubric);
+      return { disabled: setup.disabled, source: specsFor(rubric).source, chain: chain.judges.map((j) => j.spec.model), unusable: chain.unusable };
+    },
     async judge(report, sub, rubric) {
       if (setup.disabled) return skippedJudgement(setup.disabled);
       if (report.status !== 'graded') return skippedJudgement(`the submission was not graded (${report.status})`);
