@@ -167,7 +167,7 @@ async function serveCommand(argv: string[]): Promise<number> {
     const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
     const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), now: () => new Date(), tools: tools() };
     const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
-    const batches = createBatchService(args.data, rubrics, slots, ports);
+    const batches = createBatchService(args.data, rubrics, slots, ports, log);
     const app = await buildApp({
       rubrics, slots, batches, ports, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
       judgeInfo: () => ({ ...ports.judge?.describe(), hfToken: Boolean(process.env.HF_TOKEN) }),

@@ -13,6 +13,7 @@ import { submissionFromMap } from '../stages/intake-map.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
+import type { Logger } from 'pino';
 
 export interface BatchEvent {
   readonly type: 'started' | 'submission' | 'done';
@@ -56,7 +57,10 @@ const QUEUE_RETRY_MS = 30_000;
  * report as soon as it exists (write-then-rename). A submission is done when
  * its report file exists, so after a restart exactly the missing ones run.
  */
-export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: BatchPorts): BatchService {
+/** Where background failures go: a batch runs after its request has been answered, so nobody else would hear of them. */
+export type BatchLog = Pick<Logger, 'warn' | 'error'>;
+
+export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: BatchPorts, log: BatchLog): BatchService {
   const root = join(dataDir, 'batches');
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -122,13 +126,24 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       }
       const results = await Promise.allSettled(pending);
       if (results.every((r) => r.status === 'fulfilled')) bus.emit(m.id, { type: 'done', done, total: m.submissions.length });
+      results.forEach((r, i) => {
+        if (r.status === 'fulfilled') return;
+        const err = asEvigradeError(r.reason);
+        // Left unfinished on disk: a retry, a restart or the next resume grades it.
+        log.warn({ batch: m.id, submission: missing[i], code: err.code, err: err.message }, 'submission left unfinished');
+      });
       // The job queue was unreachable: try the unfinished ones again later (a restart would too).
-      if (results.some((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'QUEUE_UNAVAILABLE')) {
-        setTimeout(() => void run(m).catch(() => undefined), QUEUE_RETRY_MS).unref();
+      if (results.some((r) => r.status === 'rejected' && asEvigradeError(r.reason).code === 'QUEUE_UNAVAILABLE')) {
+        setTimeout(() => start(m), QUEUE_RETRY_MS).unref();
       }
     } finally {
       running.delete(m.id);
     }
+  }
+
+  /** Runs a batch in the background; a failure of the run itself (its folder unreadable) is logged, never lost. */
+  function start(m: Manifest): void {
+    run(m).catch((e: unknown) => log.error({ batch: m.id, err: asEvigradeError(e).message }, 'batch run failed'));
   }
 
   async function status(id: string): Promise<BatchStatus> {
@@ -152,7 +167,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       }
       const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id) };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));
-      void run(m).catch(() => undefined);
+      start(m);
       return status(id);
     },
     status,
@@ -182,7 +197,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
         if (!m) continue;
         const st = await status(id);
         queued += st.total - st.done;
-        if (st.state === 'running') void run(m).catch(() => undefined);
+        if (st.state === 'running') start(m);
       }
       return queued;
     },

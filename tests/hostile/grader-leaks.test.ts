@@ -1,6 +1,7 @@
 // Leaks through the grader itself rather than through the sandbox (issue 12): a TypeScript submission
 // asking the host-side type checker for host files, end to end through POST /grade; job uids shared by
 // two grader processes on one host.
+import pino from 'pino';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
@@ -50,7 +51,7 @@ describe('type checking over POST /grade', () => {
     const slots = createSlots(1, 4);
     const app = await buildApp({
       rubrics, slots, ports, apiKeys: [KEY], ratePerMinute: 1000, logger: false,
-      batches: createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-http-')), rubrics, slots, ports), judgeInfo: () => ({ configured: 0 }),
+      batches: createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-http-')), rubrics, slots, ports, pino({ level: 'silent' })), judgeInfo: () => ({ configured: 0 }),
     });
     const reference = readFileSync(join(ROOT, 'rubrics', 'temperature', 'reference', 'temperature.ts'), 'utf8');
     // Type-only uses: erased before the code runs, so the hidden tests still pass and only type checking sees them.

@@ -1,5 +1,6 @@
 // The HTTP service: routes through app.inject, SSE and shutdown with a real listening server,
 // and a property test that malformed bodies always end in a clear 4xx.
+import pino from 'pino';
 import { get } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,7 +48,7 @@ async function app(over: Partial<AppDeps> = {}, slots = createSlots(2, 4)) {
   const dataDir = mkdtempSync(join(tmpdir(), 'evigrade-http-'));
   const deps: AppDeps = {
     rubrics, slots, ports, apiKeys: [KEY], ratePerMinute: 1000, logger: false,
-    batches: createBatchService(dataDir, rubrics, slots, ports), judgeInfo: () => ({ configured: 0 }), ...over,
+    batches: createBatchService(dataDir, rubrics, slots, ports, pino({ level: 'silent' })), judgeInfo: () => ({ configured: 0 }), ...over,
   };
   return { app: await buildApp(deps), slots, dataDir };
 }
