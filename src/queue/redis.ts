@@ -4,7 +4,6 @@ import { EvigradeError } from '../domain/errors.js';
 import { GradeJobSchema, type GradeJobData, type RubricWire } from '../domain/queue.js';
 import { DeterministicReportSchema, type DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
-import type { ExpectedTest } from '../stages/test-run.js';
 import { ExpectedTestSchema } from '../domain/queue.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import { connect, JOB, reachable, rubricKey, type QueueSettings } from './bull.js';

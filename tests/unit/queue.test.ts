@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/fs/config-loader.js';
 import { parseGradeArgs, parseServeArgs, parseWorkerArgs } from '../../src/cli/args.js';
-import { EvigradeError } from '../../src/domain/errors.js';
+import { type EvigradeError } from '../../src/domain/errors.js';
 import { decodeFailure, encodeFailure } from '../../src/queue/outcome.js';
 import { redactUrl, redisTarget } from '../../src/queue/redis-url.js';
 
