@@ -18,6 +18,11 @@ export default tseslint.config(
     },
   },
   {
+    // The Jest agreement set: exercises as students and instructors write them, Jest's globals included.
+    files: ['tests/agreement/**/*.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.jest } },
+  },
+  {
     // The in-sandbox harness: CommonJS run by Node inside the job.
     files: ['sandbox/harness/**/*.cjs', 'scripts/**/*.cjs'],
     // ses's lockdown() defines harden, lockdown and Compartment on the global object.

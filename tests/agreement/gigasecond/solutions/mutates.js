@@ -1,0 +1,4 @@
+export function gigasecond(date) {
+  date.setTime(date.getTime() + 1e12);
+  return date;
+}

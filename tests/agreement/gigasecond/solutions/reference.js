@@ -1,0 +1,1 @@
+export const gigasecond = (date) => new Date(date.getTime() + 1e12);

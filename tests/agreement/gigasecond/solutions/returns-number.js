@@ -1,0 +1,1 @@
+export const gigasecond = (date) => date.getTime() + 1e9 * 1000;

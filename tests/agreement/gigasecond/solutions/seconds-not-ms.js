@@ -1,0 +1,1 @@
+export const gigasecond = (date) => new Date(date.valueOf() + 1e9);

@@ -1,0 +1,1 @@
+const W = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']; export const say = (n) => { if (n < 0) throw new RangeError('Number must be between 0 and 999,999,999,999.'); return W[n] ?? String(n); };
