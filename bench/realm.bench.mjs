@@ -1,0 +1,85 @@
+// CPU per harness job beside its floor, and what the hardened realm (ses: load + lockdown) costs in it.
+//   node     — `node -e 0`: the process itself;
+//   realm    — inside one process: loading ses from source, then lockdown() with the harness's options;
+//   floor    — bare `node` loading Jest's `expect` and the solution and running the same assertions;
+//   job      — the bundled harness (sandbox/dist) through boot.cjs and its V8 code cache, as a sandbox
+//              runs it but without the sandbox: a Jest-style CommonJS test file, then an ESM one.
+// CPU is the process's own user+sys time (all its threads), reported by a preloaded module at exit:
+// microseconds, not the 10 ms ticks of /proc. Median of BENCH_RUNS (21) runs each.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'sandbox', 'dist');
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const require = createRequire(join(ROOT, 'package.json'));
+const work = mkdtempSync(join(tmpdir(), 'evigrade-realm-bench-'));
+
+const CASES = [[2015, false], [1970, false], [1996, true], [2100, false], [2000, true], [1800, false], [2400, true], [2024, true]];
+const CJS_SOLUTION = 'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
+const ESM_SOLUTION = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
+const JEST_TEST = `const { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  test('year ${y}', () => { expect(isLeap(${y})).toBe(${r}); });`).join('\n')}\n});\n`;
+const ESM_TEST = `import { isLeap } from './leap';\n${JEST_TEST.split('\n').slice(1).join('\n')}`;
+const FLOOR = `const { expect } = require(${JSON.stringify(require.resolve('expect'))});\nconst { isLeap } = require(${JSON.stringify(join(work, 'cjs', 'leap.js'))});\n${CASES.map(([y, r]) => `expect(isLeap(${y})).toBe(${r});`).join('\n')}\n`;
+// Measured inside the process (CPU deltas around each step): loading ses from source, then lockdown().
+const REALM = `const c = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const t0 = c(); require(${JSON.stringify(require.resolve('ses'))}); const t1 = c();
+lockdown({ errorTaming: 'unsafe', consoleTaming: 'unsafe', domainTaming: 'unsafe', localeTaming: 'unsafe', overrideTaming: 'severe', stackFiltering: 'verbose', errorTrapping: 'none', unhandledRejectionTrapping: 'none', reporting: 'none' });
+const t2 = c(); require('fs').writeSync(2, 'REALM ' + (t1 - t0) + ' ' + (t2 - t1) + '\\n');`;
+
+// Preloaded into every measured process: prints its own CPU time as it exits.
+const REPORT = join(work, 'cpu.cjs');
+writeFileSync(REPORT, "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\nCPU_US ' + (u.user + u.system) + '\\n'); });\n");
+const NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=16', '--unhandled-rejections=warn'];
+
+function cpuMs(args, opts = {}) {
+  const r = spawnSync(process.execPath, ['--require', REPORT, ...args], { encoding: 'utf8', stdio: ['pipe', 'ignore', 'pipe', 'pipe'], ...opts });
+  const m = /CPU_US (\d+)/.exec(r.stderr ?? '');
+  if (!m) throw new Error(`no CPU figure from ${args.join(' ')}: ${r.stderr}`);
+  return Number(m[1]) / 1000;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const measure = (fn) => median(Array.from({ length: RUNS }, fn));
+
+function harnessJob(kind, cache) {
+  const dir = join(work, kind);
+  const payload = { key: randomBytes(32).toString('hex'), mode: 'run', root: dir, entry: './leap', tests: [{ name: 'leap.spec.js', source: kind === 'cjs' ? JEST_TEST : ESM_TEST }], only: null, stubNames: ['isLeap'], testTimeoutMs: 5000, outputBytes: 65536, builtins: [] };
+  return (extraEnv = {}) => cpuMs([...NODE_ARGS, join(DIST, 'boot.cjs'), ...(cache ? [cache] : [])], { input: JSON.stringify(payload), env: { PATH: '/usr/bin:/bin', ...extraEnv } });
+}
+
+for (const [kind, src] of [['cjs', CJS_SOLUTION], ['esm', ESM_SOLUTION]]) {
+  spawnSync('mkdir', ['-p', join(work, kind)]);
+  writeFileSync(join(work, kind, 'leap.js'), src);
+}
+// The V8 code cache a grader makes once (boot.cjs writes it at exit when EVIGRADE_CACHE_OUT is set).
+const cache = join(work, 'harness.cache');
+harnessJob('cjs', null)({ EVIGRADE_CACHE_OUT: cache });
+readFileSync(cache);
+
+const node = measure(() => cpuMs(['-e', '0']));
+const realmSteps = Array.from({ length: RUNS }, () => {
+  const r = spawnSync(process.execPath, ['-e', REALM], { encoding: 'utf8' });
+  const m = /REALM ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  if (!m) throw new Error(`no realm figure: ${r.stderr}`);
+  return [Number(m[1]), Number(m[2])];
+});
+const sesLoad = median(realmSteps.map((x) => x[0]));
+const lockdownMs = median(realmSteps.map((x) => x[1]));
+const floor = measure(() => cpuMs(['-e', FLOOR]));
+const cjs = measure(() => harnessJob('cjs', cache)());
+const esm = measure(() => harnessJob('esm', cache)());
+rmSync(work, { recursive: true, force: true });
+
+const f = (ms) => `${ms.toFixed(1).padStart(6)} ms`;
+console.log(`CPU per job, median of ${RUNS} (Node ${process.version}, ${process.arch}):`);
+console.log(`  node -e 0                               ${f(node)}`);
+console.log(`  floor: node + expect + solution          ${f(floor)}`);
+console.log(`  harness job, Jest-style CommonJS         ${f(cjs)}   ${(cjs / floor).toFixed(2)}x the floor`);
+console.log(`  harness job, ES modules                  ${f(esm)}   ${(esm / floor).toFixed(2)}x the floor`);
+console.log(`  the realm: lockdown()                    ${f(lockdownMs)}`);
+console.log(`  the realm: loading ses from source       ${f(sesLoad)}   (in a job it comes from the harness's V8 code cache)`);
