@@ -5,10 +5,11 @@
 // CPU is the children's user+sys time from /proc/self/stat (every process we wait for,
 // and the processes they waited for, bwrap's and the jobs' included).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childCpu } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'evigrade.js');
@@ -25,36 +26,15 @@ function ensureJest() {
 }
 const N = Number(process.env.BENCH_N ?? 20);
 const SANDBOX = process.env.BENCH_SANDBOX ?? 'auto';
-const TICK_MS = 10; // CLK_TCK is 100 on Linux
 
 const SOLUTION = 'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
 const CASES = [[2015, false], [1970, false], [1996, true], [2100, false], [2000, true], [1800, false], [2400, true], [2024, true]];
 const JEST_TEST = `const { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  test('year ${y}', () => { expect(isLeap(${y})).toBe(${r}); });`).join('\n')}\n});\n`;
 const NODE_TEST = `const { describe, it } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  it('year ${y}', () => { assert.equal(isLeap(${y}), ${r}); });`).join('\n')}\n});\n`;
 
-// bwrap's outer process learns its child's exit status through an eventfd and
-// never reaps it, so the job's CPU never reaches our cutime. A cpuacct cgroup
-// around this benchmark process counts every descendant, reaped or not.
-const CPUACCT = '/sys/fs/cgroup/cpuacct';
-let cpuGroup = null;
-try {
-  cpuGroup = join(CPUACCT, `evigrade-bench-${process.pid}`);
-  mkdirSync(cpuGroup);
-  writeFileSync(join(cpuGroup, 'cgroup.procs'), String(process.pid));
-} catch {
-  cpuGroup = null;
-}
-const CPU_SOURCE = cpuGroup ? 'cpuacct cgroup (all descendants)' : '/proc/self/stat cutime+cstime (misses unreaped sandbox processes)';
-
-function childCpuMs() {
-  if (cpuGroup) {
-    const own = process.cpuUsage();
-    return Number(readFileSync(join(cpuGroup, 'cpuacct.usage'), 'utf8')) / 1e6 - (own.user + own.system) / 1000;
-  }
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) * TICK_MS; // cutime + cstime
-}
+const cpu = childCpu();
+const CPU_SOURCE = cpu.source;
+const childCpuMs = () => cpu.childMs();
 
 function measure(fn) {
   const c0 = childCpuMs();
@@ -153,12 +133,5 @@ try {
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
-  if (cpuGroup) {
-    try {
-      writeFileSync(join(CPUACCT, 'cgroup.procs'), String(process.pid));
-      rmSync(cpuGroup, { recursive: false, force: true });
-    } catch {
-      // left for the next run's sweep; harmless
-    }
-  }
+  cpu.close();
 }

@@ -49,7 +49,7 @@ interface Entry {
   readonly invalidName: string | null;
 }
 
-async function listEntries(dir: string): Promise<Entry[]> {
+export async function listEntries(dir: string): Promise<Entry[]> {
   const dirents = await readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     throw new EvigradeError('USAGE', `submissions folder "${dir}" cannot be read (${e.code ?? e.message})`);
   });

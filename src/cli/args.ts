@@ -44,7 +44,7 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     'judge-model': { type: 'string', multiple: true },
     queue: { type: 'string' },
   });
-  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|bwrap|unshare] [--force] [--queue redis://host:port]');
+  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]');
   const rubric = values.rubric;
   const out = values.out;
   if (typeof rubric !== 'string') usage('grade: --rubric <rubric.yaml> is required');
@@ -98,7 +98,7 @@ export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
 export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice } {
   const { values, positionals } = parse(argv, { sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' } });
   // check-rubric grades the reference deterministically: no judge is asked.
-  if (positionals.length !== 1) usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|bwrap|unshare]');
+  if (positionals.length !== 1) usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|docker|bwrap|unshare]');
   return { rubric: positionals[0] as string, sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true) };
 }
 

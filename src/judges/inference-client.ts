@@ -1,4 +1,4 @@
-import { InferenceClient, InferenceClientProviderApiError, InferenceClientProviderOutputError } from '@huggingface/inference';
+import type * as HF from '@huggingface/inference';
 import type { JudgeSpec } from '../domain/judge.js';
 import { JudgeCallError, type Judge, type JudgeRaw, type JudgeRequest } from './types.js';
 
@@ -17,7 +17,11 @@ function responseFormat(spec: JudgeSpec, schema: Record<string, unknown>): Recor
   return undefined;
 }
 
-function classify(e: unknown, retryAfter: number | null): JudgeCallError {
+// The client library is loaded with the first judge call: a run that never asks a judge never pays for it.
+let hfLib: Promise<typeof HF> | null = null;
+const hf = (): Promise<typeof HF> => (hfLib ??= import('@huggingface/inference'));
+
+function classify(e: unknown, retryAfter: number | null, { InferenceClientProviderApiError, InferenceClientProviderOutputError }: typeof HF): JudgeCallError {
   if (e instanceof JudgeCallError) return e;
   const err = e as Error;
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return new JudgeCallError('timeout', 'no answer within the time limit');
@@ -41,7 +45,7 @@ function classify(e: unknown, retryAfter: number | null): JudgeCallError {
  * The client's own unbounded 503 retry loop is off; the chain retries.
  */
 export function inferenceJudge(id: string, spec: JudgeSpec, token: string | null): Judge {
-  const client = spec.endpointUrl ? new InferenceClient(token ?? undefined, { endpointUrl: spec.endpointUrl }) : new InferenceClient(token ?? undefined);
+  let client: HF.InferenceClient | null = null;
   return {
     id,
     spec,
@@ -53,6 +57,8 @@ export function inferenceJudge(id: string, spec: JudgeSpec, token: string | null
         return res;
       };
       const format = responseFormat(spec, req.schema);
+      const lib = await hf();
+      client ??= spec.endpointUrl ? new lib.InferenceClient(token ?? undefined, { endpointUrl: spec.endpointUrl }) : new lib.InferenceClient(token ?? undefined);
       try {
         const out = await client.chatCompletion(
           {
@@ -74,7 +80,7 @@ export function inferenceJudge(id: string, spec: JudgeSpec, token: string | null
           completionTokens: out.usage?.completion_tokens ?? 0,
         };
       } catch (e) {
-        throw classify(e, retryAfter);
+        throw classify(e, retryAfter, lib);
       }
     },
   };

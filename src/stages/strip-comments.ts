@@ -6,7 +6,12 @@
 // Comment ranges come from the parser, which knows strings, templates and
 // regex literals exactly. Code that does not parse (the case a grader meets
 // most with student work) goes through a hand-written scanner instead.
-import { parse } from '@typescript-eslint/typescript-estree';
+import { createRequire } from 'node:module';
+import type * as Estree from '@typescript-eslint/typescript-estree';
+
+// The parser (and the TypeScript it loads) only when comments are stripped for the judge's prompt.
+let estree: typeof Estree | null = null;
+const parse: typeof Estree.parse = (code, opts) => (estree ??= createRequire(import.meta.url)('@typescript-eslint/typescript-estree') as typeof Estree).parse(code, opts);
 
 type Range = readonly [start: number, end: number];
 

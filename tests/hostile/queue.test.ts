@@ -1,6 +1,8 @@
 // Redis is the control plane: no job may reach it, see its URL or password, or be trusted
 // when it arrives from it. Real redis-server, real workers, every isolating backend.
-import { networkInterfaces } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -9,7 +11,7 @@ import type { DeterministicReport } from '../../src/domain/report.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { gradeJobData, openRedisQueue, rubricWire } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { kill, killStragglers, type Proc, spawnEvigrade, spawnWorker, testQueueSettings } from '../fakes/worker-proc.js';
+import { kill, killStragglers, LEAP_CORRECT, type Proc, spawnEvigrade, spawnWorker, testQueueSettings } from '../fakes/worker-proc.js';
 import { inlineRubric, inlineSubmission, isolatingBackends } from '../helpers.js';
 
 const PASSWORD = 'hunter2-control-plane-secret';
@@ -80,7 +82,9 @@ describe('credentials', () => {
   it('a wrong password fails a worker and a submitter at once (exit 4), naming the redacted URL; no password is printed', async () => {
     const wrong = redis.url.replace(PASSWORD, 'guessed-password-123');
     const w = spawnEvigrade(['worker', '--queue', wrong, '--sandbox', backends[0] as string]);
-    const g = spawnEvigrade(['grade', '/nonexistent', '--rubric', 'rubrics/leap/rubric.yaml', '--out', '/tmp/never', '--queue', wrong, '--no-llm']);
+    const subs = mkdtempSync(join(tmpdir(), 'evigrade-qpw-'));
+    writeFileSync(join(subs, 'ada.js'), LEAP_CORRECT);
+    const g = spawnEvigrade(['grade', subs, '--rubric', 'rubrics/leap/rubric.yaml', '--out', join(subs, 'never'), '--queue', wrong, '--no-llm']);
     const [we, ge] = await Promise.all([w.exited, g.exited]);
     const line = `evigrade: error QUEUE_UNAVAILABLE: cannot reach the job queue at redis://:***@127.0.0.1:${redis.port}: WRONGPASS invalid username-password pair or user is disabled.`;
     expect([we.code, ge.code, w.stderr().includes(line), g.stderr().includes(line)]).toEqual([4, 4, true, true]);

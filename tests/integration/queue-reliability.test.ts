@@ -112,7 +112,9 @@ describe('queue reliability', () => {
     const err = await openRedisQueue({ ...settings(), url, unavailable_ms: 1500 }, silent).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EvigradeError);
     expect([(err as EvigradeError).code, (err as EvigradeError).message.startsWith(`cannot reach the job queue at redis://:***@127.0.0.1:${port}: `)]).toEqual(['QUEUE_UNAVAILABLE', true]);
-    const cli = spawnEvigrade(['grade', mkdtempSync(join(tmpdir(), 'evigrade-qe-')), '--rubric', LEAP, '--out', mkdtempSync(join(tmpdir(), 'evigrade-qe-out-')), '--queue', url, '--no-llm']);
+    const subs = mkdtempSync(join(tmpdir(), 'evigrade-qe-'));
+    writeFileSync(join(subs, 'ada.js'), LEAP_CORRECT);
+    const cli = spawnEvigrade(['grade', subs, '--rubric', LEAP, '--out', mkdtempSync(join(tmpdir(), 'evigrade-qe-out-')), '--queue', url, '--no-llm']);
     const exit = await cli.exited;
     expect([exit.code, cli.stderr().includes('evigrade: error QUEUE_UNAVAILABLE: cannot reach the job queue at redis://:***@'), cli.stderr().includes('s3cret-pw')]).toEqual([4, true, false]);
   });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { pack } from 'tar-stream';
 import { EvigradeError } from '../../domain/errors.js';
 import type { SubmissionFile } from '../../domain/submission.js';
@@ -35,11 +35,14 @@ export const dockerDef: BackendDef = {
   },
 };
 
-export const docker = new Docker();
+// dockerode (and the gRPC and SSH stacks under it) is loaded on the first call to the engine: choosing bwrap or
+// unshare, or a command without a sandbox, never pays for it.
+let engineP: Promise<Docker> | null = null;
+export const engine = (): Promise<Docker> => (engineP ??= import('dockerode').then((m) => new m.default()));
 
 export async function dockerAvailable(): Promise<Availability> {
   try {
-    await docker.ping();
+    await (await engine()).ping();
     return { ok: true, reason: 'the Docker engine answers' };
   } catch (e) {
     return { ok: false, reason: `no Docker engine answers on /var/run/docker.sock (${(e as Error).message.split('\n')[0]}); install docker.io and start dockerd` };
@@ -49,6 +52,7 @@ export async function dockerAvailable(): Promise<Availability> {
 /** Imports the job root file system as an image tagged by its content hash (no registry involved). */
 export async function ensureImage(rootfs: string, harnessDir: string): Promise<string> {
   const tag = `evigrade-sandbox:${sha256((await readFile(`${harnessDir}/harness.cjs`)).toString('base64') + rootfs.split('rootfs-')[1]).slice(0, 16)}`;
+  const docker = await engine();
   const images = await docker.listImages({ filters: { reference: [tag] } });
   if (images.length > 0) return tag;
   const tar = spawn('tar', ['-C', rootfs, '-c', '.'], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
@@ -110,6 +114,7 @@ export interface DockerRunner {
 
 /** Removes containers left by grader processes that no longer exist. */
 export async function sweepDocker(): Promise<number> {
+  const docker = await engine();
   const list = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
   let removed = 0;
   for (const c of list) {
@@ -131,7 +136,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
   // Warm pool: containers created (and attached) ahead for the last limits seen; each serves one job only.
   const pool: { key: string; c: Promise<Ready> }[] = [];
   const create = async (config: Docker.ContainerCreateOptions): Promise<Ready> => {
-    const c = await docker.createContainer(config);
+    const c = await (await engine()).createContainer(config);
     live.add(c.id);
     const stream = await c.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
     return { c, stream };
@@ -144,7 +149,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
   };
   const destroy = async (id: string): Promise<void> => {
     live.delete(id);
-    await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
+    await (await engine()).getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
     await releasePids(id); // a run that threw before reading its pids cgroup
   };
   const removing = new Set<Promise<void>>();

@@ -1,0 +1,54 @@
+// `evigrade grade`: a folder of submissions, graded and judged, reports written as they finish.
+import { availableParallelism } from 'node:os';
+import { pino } from 'pino';
+import { loadConfig } from '../adapters/fs/config-loader.js';
+import { loadRubric } from '../adapters/fs/rubric-loader.js';
+import { killAllJobs } from '../adapters/sandbox/process-runner.js';
+import { gradeBatch, listEntries, type BatchPorts } from '../batch.js';
+import { EvigradeError } from '../domain/errors.js';
+import { parseGradeArgs } from '../cli/args.js';
+import { EXIT } from '../cli/exit.js';
+import { progressReporter } from '../cli/progress.js';
+import { judgeFor, tools, withGrading } from './shared.js';
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
+  const tty = process.stderr.isTTY === true;
+  // Before any sandbox or queue: an empty folder is almost always the wrong folder.
+  if ((await listEntries(args.submissions)).length === 0) {
+    throw new EvigradeError('USAGE', `no submissions in "${args.submissions}": expected one file or folder per student (hidden files are ignored)`);
+  }
+  const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
+  const rubric = await loadRubric(args.rubric);
+  const config = await loadConfig(args.config);
+  const url = args.queueUrl ?? config.queue.url;
+  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
+    const judge = judgeFor(args, config, queue);
+    log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
+    const expected = await queue.collect(rubric);
+    const controller = new AbortController();
+    const onSignal = (): void => {
+      controller.abort();
+      killAllJobs(); // in-process jobs only; a queue's jobs finish on their workers and a re-run collects them
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const progress = progressReporter(log, tty);
+    try {
+      const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force };
+      const ports: BatchPorts = { queue, judge, now: () => new Date(), tools: tools() };
+      const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
+      progress.stop();
+      const errored = res.reports.filter((r) => r.status === 'error').length;
+      const line = `${res.reports.length} submissions: ${res.graded} graded now, ${res.reused} kept from an earlier run, ${errored} with grader errors -> ${args.out}`;
+      if (tty) process.stdout.write(`${line}\n`);
+      log.info({ graded: res.graded, reused: res.reused, errored, out: args.out }, 'batch finished');
+      if (res.interrupted) return EXIT.interrupted;
+      return errored > 0 ? EXIT.someErrored : EXIT.ok;
+    } finally {
+      progress.stop(); // also when the batch stops on an error (the bar must not hide the message)
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
+  });
+}

@@ -1,0 +1,44 @@
+// `evigrade serve`: the HTTP service (fastify), batches on disk, SSE progress.
+import { availableParallelism } from 'node:os';
+import { pino } from 'pino';
+import { loadConfig } from '../adapters/fs/config-loader.js';
+import type { BatchPorts } from '../batch.js';
+import { parseServeArgs } from '../cli/args.js';
+import { EXIT } from '../cli/exit.js';
+import { EvigradeError } from '../domain/errors.js';
+import { buildApp } from '../http/app.js';
+import { createBatchService } from '../server/batches.js';
+import { loadRubricStore } from '../server/rubric-store.js';
+import { createSlots } from '../server/slots.js';
+import { judgeFor, tools, withGrading } from './shared.js';
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseServeArgs(argv, Math.max(1, availableParallelism()));
+  const config = await loadConfig(args.config);
+  if (config.api_keys.length === 0) throw new EvigradeError('CONFIG_INVALID', 'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file');
+  const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
+  const url = args.queueUrl ?? config.queue.url;
+  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
+    const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
+    const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), now: () => new Date(), tools: tools() };
+    const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
+    const batches = createBatchService(args.data, rubrics, slots, ports, log);
+    const app = await buildApp({
+      rubrics, slots, batches, ports, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
+      judgeInfo: () => ({ ...ports.judge?.describe(), hfToken: Boolean(process.env.HF_TOKEN) }),
+    });
+    const resumed = await batches.resumeAll();
+    await app.listen({ port: args.port, host: args.host });
+    log.info({ port: (app.server.address() as { port: number }).port, grading: queue.kind, rubrics: rubrics.list().length, resumed }, 'listening');
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        log.info('draining: no new work, finishing what runs');
+        void slots.drain().then(() => app.close()).then(resolve, resolve);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    log.info('stopped');
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,74 @@
+// What every command shares: tool versions, where grading runs (sandbox and lint pool, or a job queue),
+// and the judge chain. Heavy adapters (BullMQ, the HTTP stack) are loaded by the commands that use them.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { createAnalysisPool } from '../adapters/analysis/pool.js';
+import { openSandbox, type Sandbox, type SandboxChoice } from '../adapters/sandbox/registry.js';
+import type { Config } from '../domain/config.js';
+import type { JudgeSpec } from '../domain/judge.js';
+import { createJudgePort, type JudgePort } from '../judges/port.js';
+import type { GradePorts } from '../pipeline.js';
+import { createLocalQueue } from '../queue/local.js';
+import type { GradeQueue } from '../queue/port.js';
+import { sha256 } from '../util/hash.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
+
+const version = (pkg: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Versions that make a report reproducible (eslint's from its package file: importing ESLint here costs 0.3 s). */
+export function tools(): Record<string, string> {
+  return {
+    evigrade: (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    node: process.version,
+    harness: sha256(readFileSync(join(HARNESS_DIR, 'harness.cjs'))).slice(0, 16),
+    expect: version('expect'),
+    eslint: version('eslint'),
+  };
+}
+
+/**
+ * Where grading happens: with a queue URL, on `evigrade worker`s (this side
+ * needs no sandbox); otherwise in this process's sandbox and lint pool.
+ */
+export async function withGrading<T>(opts: { url: string | null; config: Config; choice: SandboxChoice; concurrency: number; log: Logger }, fn: (queue: GradeQueue) => Promise<T>): Promise<T> {
+  if (opts.url) {
+    // Workers choose their own sandbox (and never run unsandboxed); say so rather than ignore the flag.
+    if (opts.choice !== 'auto') opts.log.warn({ sandbox: opts.choice }, 'the sandbox choice has no effect with a job queue: each worker uses its own');
+    const { openRedisQueue } = await import('../queue/redis.js');
+    const queue = await openRedisQueue({ ...opts.config.queue, url: opts.url }, opts.log);
+    try {
+      return await fn(queue);
+    } finally {
+      await queue.close();
+    }
+  }
+  return withSandbox(opts.choice, opts.concurrency, async (sandbox, ports) => {
+    opts.log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates }, 'sandbox ready');
+    if (!sandbox.backend.isolates) opts.log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
+    return fn(createLocalQueue(ports, opts.concurrency));
+  });
+}
+
+export async function withSandbox<T>(choice: SandboxChoice, concurrency: number, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
+  const sandbox = await openSandbox(choice, HARNESS_DIR);
+  // No more lint threads than submissions in flight: each thread pays ESLint's start-up once.
+  const analysis = createAnalysisPool({ threads: Math.max(1, Math.min(availableParallelism(), concurrency)) });
+  const ports: GradePorts = { sandbox, analysis, judge: null, now: () => new Date(), tools: tools(), maxResumes: 2 };
+  try {
+    return await fn(sandbox, ports);
+  } finally {
+    sandbox.close();
+    await analysis.close();
+  }
+}
+
+/** The judge chain; on a job queue its calls are spaced across every submitter (one rate budget). */
+export function judgeFor(args: { noLlm: boolean; judges: JudgeSpec[] | null }, config: Config, queue: GradeQueue): JudgePort {
+  const setup = { disabled: args.noLlm ? 'disabled with --no-llm' : null, cliSpecs: args.judges, config, env: { hfToken: process.env.HF_TOKEN || null } };
+  return createJudgePort(queue.pace ? { ...setup, pace: queue.pace } : setup);
+}

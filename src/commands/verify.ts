@@ -1,0 +1,29 @@
+// `evigrade verify`: a report against its own evidence, and optionally against a re-run of its inputs.
+import { readFile } from 'node:fs/promises';
+import { readSubmission } from '../adapters/fs/intake.js';
+import { loadRubric } from '../adapters/fs/rubric-loader.js';
+import { parseVerifyArgs } from '../cli/args.js';
+import { EXIT } from '../cli/exit.js';
+import { EvigradeError } from '../domain/errors.js';
+import { collectExpected, gradeDeterministic } from '../pipeline.js';
+import { checkReport, compareRerun, parseReport } from '../report/verify.js';
+import { withSandbox } from './shared.js';
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseVerifyArgs(argv);
+  const raw = JSON.parse(await readFile(args.report, 'utf8').catch(() => { throw new EvigradeError('USAGE', `verify: cannot read ${args.report}`); })) as unknown;
+  const { report, differences } = parseReport(raw);
+  const found = report ? checkReport(report) : differences;
+  if (report && args.rubric && args.submission) {
+    const rubric = await loadRubric(args.rubric);
+    const sub = await readSubmission(args.submission, report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+    const again = await withSandbox(args.sandbox, 1, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
+    found.push(...compareRerun(report, again));
+  }
+  if (found.length === 0) {
+    process.stdout.write(`${args.report}: verified (${report?.evidence.hash}${args.submission ? '; re-run matches' : '; hashes and scores consistent'})\n`);
+    return EXIT.ok;
+  }
+  const lines = found.map((d) => `  ${d.field}: the report says ${d.report}, recomputed ${d.recomputed}`);
+  throw new EvigradeError('VERIFY_FAILED', `${args.report} does not verify:\n${lines.join('\n')}`);
+}
