@@ -25,6 +25,8 @@ export interface BatchOptions {
 export interface BatchPorts {
   readonly queue: GradeQueue;
   readonly judge: JudgePort | null;
+  /** Where every grading is also recorded (the database history), if anywhere; files stay first class. */
+  readonly history?: { record(report: Report, requestedBy: string): Promise<unknown> } | null;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
 }
@@ -135,7 +137,11 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
     const fromDisk = 'reused' in g && g.reused;
     const report = 'det' in g ? await judgeReport(g.det, g.sub, rubric, ports) : g.report;
     if (fromDisk) reused++;
-    else await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    else {
+      await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
+      // A kept report is not a new grading; a new one is appended to the history after its file exists.
+      await ports.history?.record(report, 'cli');
+    }
     reports.push(report);
     events.done(e.id, report, fromDisk);
   };

@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: () => import('./commands/verify.js'),
   serve: () => import('./commands/serve.js'),
   worker: () => import('./commands/worker.js'),
+  history: () => import('./commands/history.js'),
 };
 
 const HELP = `evigrade — evidence-grounded code grading
@@ -22,7 +23,7 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir>
         [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
-        [--queue redis://host:port]
+        [--queue redis://host:port] [--db <postgres://…|folder>]
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N]
@@ -30,6 +31,8 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
         [--queue redis://host:port]
   evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
+  evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify]
+        [--diff A --diff B]
 
   With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
   \`evigrade worker\` processes; reports are still written here, once.

@@ -16,6 +16,8 @@ export interface GradeArgs {
   readonly judges: JudgeSpec[] | null;
   /** --queue redis://…: grade on `evigrade worker`s; null: the config or in-process. */
   readonly queueUrl: string | null;
+  /** --db postgres://… or a folder: record every grading in the history; null: the config or files only. */
+  readonly db: string | null;
 }
 
 const usage = (msg: string): never => {
@@ -43,6 +45,7 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     'judge-endpoint': { type: 'string', multiple: true },
     'judge-model': { type: 'string', multiple: true },
     queue: { type: 'string' },
+    db: { type: 'string' },
   });
   if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]');
   const rubric = values.rubric;
@@ -62,6 +65,7 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     config: typeof values.config === 'string' ? values.config : null,
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
     queueUrl: queueUrl('grade', values.queue),
+    db: typeof values.db === 'string' ? values.db : null,
   };
 }
 
@@ -180,5 +184,32 @@ export function parseVerifyArgs(argv: string[]): { report: string; rubric: strin
     rubric: typeof values.rubric === 'string' ? values.rubric : null,
     submission: typeof values.submission === 'string' ? values.submission : null,
     sandbox: sandboxChoice(values.sandbox, false),
+  };
+}
+
+export interface HistoryArgs {
+  readonly db: string | null;
+  readonly config: string | null;
+  readonly rubric: string | null;
+  readonly submission: string | null;
+  readonly flag: string | null;
+  readonly verify: boolean;
+  /** Two grading ids to compare. */
+  readonly diff: readonly [number, number] | null;
+}
+
+export function parseHistoryArgs(argv: string[]): HistoryArgs {
+  const { values, positionals } = parse(argv, {
+    db: { type: 'string' }, config: { type: 'string' }, rubric: { type: 'string' }, submission: { type: 'string' }, flag: { type: 'string' },
+    verify: { type: 'boolean' }, diff: { type: 'string', multiple: true },
+  });
+  if (positionals.length > 0) usage(`history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify] [--diff A --diff B])`);
+  const diff = values.diff as string[] | undefined;
+  const ids = diff?.map(Number);
+  if (ids && (ids.length !== 2 || !ids.every((n) => Number.isInteger(n) && n > 0))) usage(`history: --diff takes two grading ids (--diff 3 --diff 7), got ${diff?.join(', ')}`);
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  return {
+    db: str(values.db), config: str(values.config), rubric: str(values.rubric), submission: str(values.submission), flag: str(values.flag),
+    verify: values.verify === true, diff: ids ? [ids[0] as number, ids[1] as number] : null,
   };
 }

@@ -1,12 +1,15 @@
 // `evigrade grade`: a folder of submissions, graded and judged, reports written as they finish.
 import { availableParallelism } from 'node:os';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
+import type { HistoryStore } from '../adapters/store/history.js';
+import type { Config } from '../domain/config.js';
+import type { Rubric } from '../domain/rubric.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { killAllJobs } from '../adapters/sandbox/process-runner.js';
 import { gradeBatch, listEntries, type BatchPorts } from '../batch.js';
 import { EvigradeError } from '../domain/errors.js';
-import { parseGradeArgs } from '../cli/args.js';
+import { parseGradeArgs, type GradeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { progressReporter } from '../cli/progress.js';
 import { judgeFor, tools, withGrading } from './shared.js';
@@ -22,6 +25,20 @@ export async function run(argv: string[]): Promise<number> {
   const rubric = await loadRubric(args.rubric);
   const config = await loadConfig(args.config);
   const url = args.queueUrl ?? config.queue.url;
+  const dbAt = args.db ?? config.db.url;
+  // Opened (and migrated) before any grading: a wrong database fails the run at once, not after the batch.
+  const history = dbAt ? await (await import('../adapters/store/history.js')).openHistory(dbAt) : null;
+  if (history) log.info({ history: history.label }, 'recording the grading history');
+  try {
+    return await gradeWith(args, rubric, config, url, history, log, tty);
+  } finally {
+    await history?.close();
+  }
+}
+
+async function gradeWith(
+  args: GradeArgs, rubric: Rubric, config: Config, url: string | null, history: HistoryStore | null, log: Logger, tty: boolean,
+): Promise<number> {
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
     const judge = judgeFor(args, config, queue);
     log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
@@ -36,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     const progress = progressReporter(log, tty);
     try {
       const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force };
-      const ports: BatchPorts = { queue, judge, now: () => new Date(), tools: tools() };
+      const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
       const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
       progress.stop();
       const errored = res.reports.filter((r) => r.status === 'error').length;

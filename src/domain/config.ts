@@ -45,6 +45,11 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The grading history: a postgres:// URL, or a folder for the embedded Postgres (PGlite); null keeps files only. */
+    db: z
+      .object({ url: z.string().min(1).nullable().default(null) })
+      .strict()
+      .prefault({}),
     /** Bearer API keys for `evigrade serve` (EVIGRADE_API_KEYS adds more). */
     api_keys: z.array(z.string().min(16, 'API keys must be at least 16 characters')).default([]),
   })

@@ -38,6 +38,8 @@ export const ERROR_TABLE = {
   VERIFY_FAILED: { http: 422, exit: 6, summary: 'A report does not match its own evidence or its inputs; the message lists each difference.' },
   ANALYSIS_FAILED: { http: 500, exit: 5, summary: 'Lint, metrics or type checking could not finish for a reason of the grader (an analysis thread crashed or stalled without using CPU); the submission gets an error report and is graded again on the next run.' },
   OUTPUT_FAILED: { http: 500, exit: 5, summary: 'A report could not be written.' },
+  STORE_UNAVAILABLE: { http: 503, exit: 4, summary: 'The grading-history database cannot be reached or opened; the message names it (password redacted).' },
+  STORE_SCHEMA: { http: 500, exit: 2, summary: "The grading-history database's schema is newer than this evigrade (upgrade it) or was not made by evigrade." },
   INTERNAL: { http: 500, exit: 70, summary: 'An unexpected internal error.' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 

@@ -1,22 +1,14 @@
 import { EvigradeError } from '../domain/errors.js';
+import { redactUrl } from '../util/url.js';
+
+export { redactUrl };
 
 /**
- * A Redis URL as logs may show it: any password replaced by `***`. The raw
- * URL is kept only to connect; every message and log line uses `redacted`.
+ * A Redis URL to connect with, and as logs may show it (`redacted`, util/url.ts).
  */
 export interface RedisTarget {
   readonly url: string;
   readonly redacted: string;
-}
-
-export function redactUrl(raw: string): string {
-  try {
-    const u = new URL(raw);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an unparsable URL)';
-  }
 }
 
 export function redisTarget(raw: string, where: string): RedisTarget {

@@ -102,7 +102,7 @@ describe('evigrade grade', () => {
   });
 
   it('answers --help on every command with its usage (exit 0), and refuses an empty folder and an unknown command (exit 2)', async () => {
-    const cmds = ['grade', 'check-rubric', 'sandbox', 'report', 'verify', 'serve', 'worker'];
+    const cmds = ['grade', 'check-rubric', 'sandbox', 'report', 'verify', 'serve', 'worker', 'history'];
     const helps = await Promise.all(cmds.map((c) => cli([c, '--help'])));
     expect(helps.map((h, i) => [h.code, h.stdout.startsWith(`usage:\n  evigrade ${cmds[i]}`)])).toEqual(cmds.map(() => [0, true]));
     expect(helps[0]?.stdout).toContain('--sandbox auto|docker|bwrap|unshare');
@@ -111,7 +111,7 @@ describe('evigrade grade', () => {
     const none = await cli(['grade', empty, '--rubric', LEAP, '--out', join(empty, 'out')]);
     expect([none.code, none.stderr.trim()]).toEqual([2, `evigrade: error USAGE: no submissions in "${empty}": expected one file or folder per student (hidden files are ignored)`]);
     const bogus = await cli(['gradee']);
-    expect([bogus.code, bogus.stderr.trim()]).toEqual([2, 'evigrade: error USAGE: unknown command "gradee" (commands: grade, check-rubric, sandbox, report, verify, serve, worker)']);
+    expect([bogus.code, bogus.stderr.trim()]).toEqual([2, 'evigrade: error USAGE: unknown command "gradee" (commands: grade, check-rubric, sandbox, report, verify, serve, worker, history)']);
   });
 
   it('refuses bad usage and bad rubrics with exit 2 and a message naming the problem', async () => {

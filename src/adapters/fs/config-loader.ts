@@ -11,7 +11,7 @@ const DEFAULT_FILE = 'evigrade.config.yaml';
 /**
  * Loads the configuration once: an explicit path, else EVIGRADE_CONFIG, else
  * ./evigrade.config.yaml if present, else defaults. Environment variables then
- * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS, EVIGRADE_QUEUE).
+ * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS, EVIGRADE_QUEUE, EVIGRADE_DB).
  * Invalid input is an error naming the file and field — never a warning.
  */
 export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = process.env): Promise<Readonly<Config>> {
@@ -41,6 +41,7 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     if (!url.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_QUEUE', url.error.issues));
     config.queue = { ...config.queue, url: url.data };
   }
+  if (env.EVIGRADE_DB) config.db = { url: env.EVIGRADE_DB };
   const envKeys = (env.EVIGRADE_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   config.api_keys = [...config.api_keys, ...envKeys];
   return Object.freeze(config);

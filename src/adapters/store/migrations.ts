@@ -1,0 +1,59 @@
+// The history schema, in versions applied in order at start. A database made by a newer evigrade (a higher
+// version than we know) is refused rather than written to; one with tables we did not make is refused too.
+import { EvigradeError } from '../../domain/errors.js';
+import type { Sql } from './sql.js';
+
+export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+create table evigrade_gradings (
+  id bigserial primary key,
+  rubric_id text not null,
+  rubric_sha text not null,
+  submission_id text not null,
+  submission_sha text not null,
+  status text not null,
+  final double precision not null,
+  flags text[] not null,
+  evidence_hash text not null,
+  report jsonb not null,
+  report_sha text not null,
+  backend text not null,
+  judge_model text,
+  tools jsonb not null,
+  requested_by text not null,
+  graded_at timestamptz not null,
+  prev_hash text,
+  row_hash text not null unique
+);
+create index evigrade_gradings_submission on evigrade_gradings (rubric_id, submission_id, id);
+create index evigrade_gradings_flags on evigrade_gradings using gin (flags);
+-- Append-only: a regrade is a new row, never an edit. (An owner can drop the trigger; the hash chain still tells.)
+create function evigrade_append_only() returns trigger language plpgsql as $$
+begin raise exception 'evigrade_gradings is append-only'; end $$;
+create trigger evigrade_gradings_append_only before update or delete on evigrade_gradings
+  for each row execute function evigrade_append_only();
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** Brings the schema up to SCHEMA_VERSION; refuses a newer one. Safe to run from several processes at once. */
+export async function migrate(sql: Sql): Promise<void> {
+  await sql.transaction(async (tx) => {
+    // One migrator at a time across processes (replicas starting together).
+    await tx.query('select pg_advisory_xact_lock(7261934)');
+    await tx.query('create table if not exists evigrade_schema (version integer not null)');
+    const [row] = await tx.query<{ version: number | null }>('select max(version) as version from evigrade_schema');
+    const current = row?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new EvigradeError('STORE_SCHEMA', `${sql.label}: the history schema is version ${current}, newer than this evigrade knows (${SCHEMA_VERSION}); upgrade evigrade`);
+    }
+    for (const m of MIGRATIONS.filter((x) => x.version > current)) {
+      await tx.exec(m.sql);
+      await tx.query('insert into evigrade_schema (version) values ($1)', [m.version]);
+    }
+  });
+}
