@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { makeOutputDir, writeFileAtomic } from './adapters/fs/atomic.js';
 import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
+import type { HistoryStore } from './domain/history.js';
 import { ReportSchema, type DeterministicReport, type Report } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import { emptySubmission, type Submission } from './domain/submission.js';
@@ -26,7 +27,7 @@ export interface BatchPorts {
   readonly queue: GradeQueue;
   readonly judge: JudgePort | null;
   /** Where every grading is also recorded (the database history), if anywhere; files stay first class. */
-  readonly history?: { record(report: Report, requestedBy: string): Promise<unknown> } | null;
+  readonly history?: Pick<HistoryStore, 'record'> | null;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
 }

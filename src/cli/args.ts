@@ -118,6 +118,8 @@ export interface ServeArgs {
   readonly noLlm: boolean;
   readonly config: string | null;
   readonly judges: JudgeSpec[] | null;
+  /** --db: record every grading in the history (and serve it); null: the config or none. */
+  readonly db: string | null;
 }
 
 const intArg = (name: string, v: unknown, dflt: number, min: number, max: number): number => {
@@ -132,6 +134,7 @@ export function parseServeArgs(argv: string[], defaultConcurrency: number): Serv
     port: { type: 'string' }, host: { type: 'string' }, rubrics: { type: 'string' }, data: { type: 'string' },
     concurrency: { type: 'string' }, backlog: { type: 'string' }, queue: { type: 'string' }, sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' },
     'no-llm': { type: 'boolean' }, config: { type: 'string' }, 'judge-endpoint': { type: 'string', multiple: true }, 'judge-model': { type: 'string', multiple: true },
+    db: { type: 'string' },
   });
   if (positionals.length || typeof values.rubrics !== 'string') usage('usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--backlog N] [--queue redis://host:port]');
   const concurrency = intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256);
@@ -147,6 +150,7 @@ export function parseServeArgs(argv: string[], defaultConcurrency: number): Serv
     noLlm: values['no-llm'] === true,
     config: typeof values.config === 'string' ? values.config : null,
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
+    db: typeof values.db === 'string' ? values.db : null,
   };
 }
 

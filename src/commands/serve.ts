@@ -1,9 +1,11 @@
 // `evigrade serve`: the HTTP service (fastify), batches on disk, SSE progress.
 import { availableParallelism } from 'node:os';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
+import type { Config } from '../domain/config.js';
+import type { HistoryStore } from '../domain/history.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import type { BatchPorts } from '../batch.js';
-import { parseServeArgs } from '../cli/args.js';
+import { parseServeArgs, type ServeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
 import { buildApp } from '../http/app.js';
@@ -18,13 +20,23 @@ export async function run(argv: string[]): Promise<number> {
   if (config.api_keys.length === 0) throw new EvigradeError('CONFIG_INVALID', 'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file');
   const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
   const url = args.queueUrl ?? config.queue.url;
+  const dbAt = args.db ?? config.db.url;
+  const history = dbAt ? await (await import('../adapters/store/history.js')).openHistory(dbAt) : null;
+  try {
+    return await serveWith(args, config, url, history, log);
+  } finally {
+    await history?.close();
+  }
+}
+
+async function serveWith(args: ServeArgs, config: Config, url: string | null, history: HistoryStore | null, log: Logger): Promise<number> {
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
     const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
-    const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), now: () => new Date(), tools: tools() };
+    const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), history, now: () => new Date(), tools: tools() };
     const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
     const batches = createBatchService(args.data, rubrics, slots, ports, log);
     const app = await buildApp({
-      rubrics, slots, batches, ports, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
+      rubrics, slots, batches, ports, history, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
       judgeInfo: () => ({ ...ports.judge?.describe(), hfToken: Boolean(process.env.HF_TOKEN) }),
     });
     const resumed = await batches.resumeAll();

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import sjson from 'secure-json-parse';
 import type { Logger } from 'pino';
 import { EvigradeError } from '../domain/errors.js';
+import type { HistoryStore } from '../domain/history.js';
 import type { BatchPorts } from '../batch.js';
 import type { BatchService } from '../server/batches.js';
 import type { RubricStore } from '../server/rubric-store.js';
@@ -12,6 +13,7 @@ import { createAuth } from './auth.js';
 import { errorHandler, sendError } from './errors.js';
 import { batchRoutes } from './routes/batches.js';
 import { gradeRoutes } from './routes/grade.js';
+import { historyRoutes } from './routes/history.js';
 import { healthRoutes } from './routes/health.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { rubricRoutes } from './routes/rubrics.js';
@@ -24,6 +26,8 @@ export interface AppDeps {
   readonly apiKeys: readonly string[];
   readonly ratePerMinute: number;
   readonly judgeInfo: () => Record<string, unknown>;
+  /** The grading history, when the server records one (--db); the same store is in `ports.history`. */
+  readonly history?: HistoryStore | null;
   readonly logger?: Logger | false;
   /** Bytes: one submission's body, and a batch's. */
   readonly bodyLimit?: number;
@@ -85,5 +89,6 @@ export async function buildApp(deps: AppDeps) {
   await app.register(rubricRoutes, deps);
   await app.register(gradeRoutes, deps);
   await app.register(batchRoutes, deps);
+  await app.register(historyRoutes, deps);
   return app;
 }

@@ -31,6 +31,8 @@ interface Manifest {
   readonly rubric: string;
   readonly createdAt: string;
   readonly submissions: string[];
+  /** Who asked (an API key's id), for the grading history; absent in batches stored before the field. */
+  readonly requestedBy?: string;
 }
 
 /** A batch as stored: each submission's files, or the intake error that rejects it (from an archive). */
@@ -40,7 +42,7 @@ export interface BatchInput {
 }
 
 export interface BatchService {
-  create(req: BatchRequest | BatchInput): Promise<BatchStatus>;
+  create(req: BatchRequest | BatchInput, requestedBy: string): Promise<BatchStatus>;
   status(id: string): Promise<BatchStatus>;
   report(id: string, submission: string): Promise<Report>;
   summary(id: string): Promise<Summary>;
@@ -119,6 +121,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
         pending.push(
           gradeOne(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then(async (report) => {
             await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), `${JSON.stringify(report, null, 2)}\n`);
+            await ports.history?.record(report, `api:${m.requestedBy ?? 'unknown'}`);
             done++;
             bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });
           }),
@@ -157,7 +160,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
   }
 
   return {
-    async create(req) {
+    async create(req, requestedBy) {
       rubrics.get(req.rubric); // unknown rubric: 404 before anything is stored
       const id = randomBytes(8).toString('hex');
       await mkdir(join(root, id, 'input'), { recursive: true });
@@ -165,7 +168,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       for (const s of req.submissions) {
         await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ files: s.files, error: 'error' in s ? (s.error ?? null) : null }));
       }
-      const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id) };
+      const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id), requestedBy };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));
       start(m);
       return status(id);

@@ -1,6 +1,8 @@
 // The HTTP service: routes through app.inject, SSE and shutdown with a real listening server,
 // and a property test that malformed bodies always end in a clear 4xx.
 import pino from 'pino';
+import { createHash } from 'node:crypto';
+import { openHistory } from '../../src/adapters/store/history.js';
 import { get } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +54,26 @@ async function app(over: Partial<AppDeps> = {}, slots = createSlots(2, 4)) {
   };
   return { app: await buildApp(deps), slots, dataDir };
 }
+
+describe('grading history over HTTP (embedded Postgres)', () => {
+  it('POST /grade records who asked; the submission and flag queries list it; without --db the routes say so', async () => {
+    const history = await openHistory(join(mkdtempSync(join(tmpdir(), 'evigrade-hhttp-')), 'db'));
+    try {
+      const { app: a } = await app({ ports: { ...ports, history }, history });
+      const graded = await a.inject({ method: 'POST', url: '/grade', headers: auth, payload: { rubric: 'leap', id: 'zoe', files: { 'leap.js': GOOD } } });
+      expect(graded.statusCode).toBe(200);
+      const mine = (await a.inject({ url: '/submissions/zoe/history?rubric=leap', headers: auth })).json() as { gradings: { submissionId: string; final: number; requestedBy: string }[] };
+      const keyId = createHash('sha256').update(KEY).digest('hex').slice(0, 12);
+      expect(mine.gradings.map((g) => [g.submissionId, g.final, g.requestedBy])).toEqual([['zoe', graded.json().scores.final, `api:${keyId}`]]);
+      expect((await a.inject({ url: '/history?flag=judge.unknown_evidence', headers: auth })).json()).toEqual({ gradings: [] });
+      expect((await a.inject({ url: '/history?colour=red', headers: auth })).json().error.code).toBe('BODY_INVALID');
+    } finally {
+      await history.close();
+    }
+    const { app: none } = await app();
+    expect((await none.inject({ url: '/history', headers: auth })).json()).toEqual({ error: { code: 'NOT_FOUND', message: 'this server records no grading history (start it with --db)' } });
+  }, 120_000);
+});
 
 describe('routes (inject)', () => {
   it('health is open; everything else needs a valid bearer key (401 / 403 with clear bodies)', async () => {

@@ -1,51 +1,13 @@
 // The grading history: every grading of every submission as an append-only row whose hash chains the
 // previous grading of the same (rubric, submission), so an edited or deleted row is detectable.
 import { EvigradeError } from '../../domain/errors.js';
+import type { ChainProblem, Grading, HistoryFilter, HistoryStore } from '../../domain/history.js';
 import type { Report } from '../../domain/report.js';
+
+export type { Grading, HistoryStore };
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { migrate } from './migrations.js';
 import { openSql, type Sql } from './sql.js';
-
-export interface Grading {
-  readonly id: number;
-  readonly rubricId: string;
-  readonly submissionId: string;
-  readonly status: string;
-  readonly final: number;
-  readonly flags: readonly string[];
-  readonly evidenceHash: string;
-  readonly reportSha: string;
-  readonly judgeModel: string | null;
-  readonly requestedBy: string;
-  readonly gradedAt: string;
-  readonly rowHash: string;
-}
-
-export interface HistoryFilter {
-  readonly rubricId?: string;
-  readonly submissionId?: string;
-  /** Only gradings carrying this flag code. */
-  readonly flag?: string;
-}
-
-export interface ChainProblem {
-  readonly id: number;
-  readonly rubricId: string;
-  readonly submissionId: string;
-  readonly problem: string;
-}
-
-export interface HistoryStore {
-  readonly label: string;
-  /** Appends one grading; `requestedBy` is who asked (`cli`, an API key's id). */
-  record(report: Report, requestedBy: string): Promise<Grading>;
-  list(filter?: HistoryFilter): Promise<Grading[]>;
-  /** Every row whose stored report or place in its chain does not match its hashes. */
-  verify(filter?: HistoryFilter): Promise<ChainProblem[]>;
-  /** The stored report of one grading (for diffs). */
-  report(id: number): Promise<Report | null>;
-  close(): Promise<void>;
-}
 
 interface Row {
   id: string; rubric_id: string; rubric_sha: string; submission_id: string; submission_sha: string; status: string; final: number;

@@ -31,7 +31,7 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   app.post<{ Querystring: { rubric?: string } }>('/batches', { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes }, async (req, reply) => {
     if (deps.slots.stats().draining) throw new EvigradeError('SHUTTING_DOWN', 'the server is shutting down and takes no new batches');
     const input = Buffer.isBuffer(req.body) ? await fromArchive(req.body, req.query.rubric, deps) : parseJson(req.body);
-    const status = await deps.batches.create(input);
+    const status = await deps.batches.create(input, req.keyId ?? 'unknown');
     return reply.code(202).header('location', `/batches/${status.id}`).send(status);
   });
   app.get<IdParams>('/batches/:id', async (req) => deps.batches.status(req.params.id));

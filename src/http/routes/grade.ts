@@ -19,6 +19,8 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     // Each request is its own scope: two identical requests are two jobs.
     const job = { scope: randomUUID(), rubric, expected, submission: sub, interactive: true };
     const det = await deps.slots.runNow(() => deps.ports.queue.grade(job));
-    return judgeReport(det, sub, rubric, deps.ports);
+    const report = await judgeReport(det, sub, rubric, deps.ports);
+    await deps.ports.history?.record(report, `api:${req.keyId ?? 'unknown'}`);
+    return report;
   });
 }

@@ -28,6 +28,8 @@ export function openapiDocument(): Record<string, unknown> {
       '/batches/{id}/events': { get: { summary: 'Server-sent events: progress, started (where each submission runs), submission, done', parameters: byId, responses: { '200': { description: 'text/event-stream' } } } },
       '/batches/{id}/reports/{submission}': { get: { summary: 'One report of a batch', parameters: [...byId, { name: 'submission', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': json('Report'), '404': json('Error') } } },
       '/batches/{id}/summary': { get: { summary: 'Batch summary', parameters: byId, responses: { '200': json('Summary') } } },
+      '/submissions/{id}/history': { get: { summary: 'Every recorded grading of a submission (servers started with --db); ?rubric= and ?flag= narrow it', parameters: byId, responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') } } },
+      '/history': { get: { summary: 'Recorded gradings of a rubric (?rubric=) or carrying a flag code (?flag=)', responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') } } },
       '/healthz': { get: { security: [], summary: 'Liveness', responses: { '200': { description: 'ok' } } } },
       '/readyz': { get: { security: [], summary: 'Readiness: sandbox and judge', responses: { '200': { description: 'ready' }, '503': { description: 'not ready' } } } },
     },
