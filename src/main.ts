@@ -28,6 +28,7 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N]
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
+  evigrade verify --history --db <postgres://…|folder>
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
         [--queue redis://host:port]
   evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]

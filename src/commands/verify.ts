@@ -10,6 +10,8 @@ import { checkReport, compareRerun, parseReport } from '../report/verify.js';
 import { withSandbox } from './shared.js';
 
 export async function run(argv: string[]): Promise<number> {
+  // `verify --history --db …`: the grading history's hash chains instead of one report.
+  if (argv.includes('--history')) return (await import('./history.js')).run(['--verify', ...argv.filter((a) => a !== '--history')]);
   const args = parseVerifyArgs(argv);
   const raw = JSON.parse(await readFile(args.report, 'utf8').catch(() => { throw new EvigradeError('USAGE', `verify: cannot read ${args.report}`); })) as unknown;
   const { report, differences } = parseReport(raw);

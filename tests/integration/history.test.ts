@@ -86,7 +86,7 @@ describe.each(Object.keys(stores))('grading history (%s)', (kind) => {
     } finally {
       await sql.close();
     }
-    const v = await cli(['history', '--db', where, '--verify']);
+    const v = await cli(['verify', '--history', '--db', where]);
     expect([v.code, v.stderr.split('\n').filter((l) => l.startsWith('  #'))]).toEqual([6, [
       '  #1 leap/cy: the stored report does not match its hash (edited)',
       '  #3 leap/cy: the previous grading it chains to is not the one before it (a grading was removed or reordered)',
