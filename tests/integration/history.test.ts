@@ -60,9 +60,10 @@ describe.each(Object.keys(stores))('grading history (%s)', (kind) => {
 
     const list = await cli(['history', '--db', where, '--rubric', 'leap']);
     const rows = list.stdout.trim().split('\n').map((l) => l.split(/\s+/));
-    // ada twice (changed), bo once (its report was kept, not regraded).
-    expect(rows.map((r) => [r[0], r[2], r[3], r[4]])).toEqual([['#1', 'leap/ada', 'graded', String(adaFirst.scores.final)], ['#3', 'leap/ada', 'graded', '10'], ['#2', 'leap/bo', 'graded', '10']]);
-    const diff = await cli(['history', '--db', where, '--diff', '1', '--diff', '3']);
+    // ada twice (changed), bo once (its report was kept, not regraded); ids follow completion order.
+    expect(rows.map((r) => [r[2], r[3], r[4]])).toEqual([['leap/ada', 'graded', String(adaFirst.scores.final)], ['leap/ada', 'graded', '10'], ['leap/bo', 'graded', '10']]);
+    const [before, after] = rows.slice(0, 2).map((r) => (r[0] as string).slice(1));
+    const diff = await cli(['history', '--db', where, '--diff', before as string, '--diff', after as string]);
     expect(diff.stdout).toContain('test "A leap year > year divisible by 100, not divisible by 400 in common year": failed -> passed');
     expect(diff.stdout).toContain(`final: ${adaFirst.scores.final} -> 10`);
     const verified = await cli(['history', '--db', where, '--verify']);
