@@ -21,6 +21,9 @@ function responseFormat(spec: JudgeSpec, schema: Record<string, unknown>): Recor
 let hfLib: Promise<typeof HF> | null = null;
 const hf = (): Promise<typeof HF> => (hfLib ??= import('@huggingface/inference'));
 
+/** Loads the client library before a call's time limit starts (its first load is not the endpoint's time). */
+export const loadInferenceClient = async (): Promise<void> => void (await hf());
+
 function classify(e: unknown, retryAfter: number | null, { InferenceClientProviderApiError, InferenceClientProviderOutputError }: typeof HF): JudgeCallError {
   if (e instanceof JudgeCallError) return e;
   const err = e as Error;

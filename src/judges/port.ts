@@ -8,6 +8,7 @@ import { skippedJudgement, type Judgement } from '../stages/judgement.js';
 import { buildPrompt } from '../stages/prompt.js';
 import { createLimiter, type Pace } from '../util/limiter.js';
 import { runChain, type ChainDeps } from './chain.js';
+import { loadInferenceClient } from './inference-client.js';
 import { resolveChain, type ResolvedChain } from './registry.js';
 import type { JudgeEnv } from './types.js';
 
@@ -76,6 +77,7 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
       if (report.status !== 'graded') return skippedJudgement(`the submission was not graded (${report.status})`);
       const chain = chainFor(rubric);
       if (chain.judges.length === 0) return skippedJudgement(skipReason(chain));
+      await loadInferenceClient();
       const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, sub.files);
       const deps: ChainDeps = { judges: chain.judges, cache, limiter, retries: c.retries, backoffMs: c.backoff_ms, maxBackoffMs: c.max_backoff_ms, sleep };
       const res = await runChain(prompt, { codeHash: sub.sha256, evidenceHash: report.evidence.hash, rubricHash: rubric.sha256 }, deps);
