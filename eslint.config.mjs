@@ -23,6 +23,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.jest } },
   },
   {
+    // Students' solutions, some wrong on purpose (implicit globals, ES5 style): graded, not linted for our style.
+    files: ['tests/agreement/*/solutions/*.js'],
+    rules: { 'no-undef': 'off', 'no-var': 'off' },
+  },
+  {
     // The in-sandbox harness: CommonJS run by Node inside the job.
     files: ['sandbox/harness/**/*.cjs', 'scripts/**/*.cjs'],
     // ses's lockdown() defines harden, lockdown and Compartment on the global object.

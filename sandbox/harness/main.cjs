@@ -105,7 +105,12 @@ process.on('uncaughtException', (err) => {
   if (runner.active.finish) runner.active.finish(runner.asError(err, 'Uncaught:'));
   else send('note', { code: 'uncaught_outside_test', detail: errorText(err) });
 });
-process.on('unhandledRejection', () => {});
+// jest-circus listens for both: a rejection nobody handled by the end of its tick fails the running test (even if a
+// handler comes later); outside a test it changes no test's status.
+process.on('unhandledRejection', (reason) => {
+  if (runner.active.finish) runner.active.finish(runner.asError(reason, 'Unhandled rejection:'));
+  else send('note', { code: 'uncaught_outside_test', detail: errorText(reason) });
+});
 
 main().then(
   () => realExit.call(process, 0),

@@ -2,8 +2,10 @@
 // Records real Jest's per-test results for every (exercise, solution) in this folder, into
 // <exercise>/jest-results.json, for tests/integration/jest-agreement.test.ts to hold Evigrade to.
 // Jest is not a dependency of Evigrade: install it in a scratch folder and name it here, e.g.
-//   mkdir /tmp/jestrec && cd /tmp/jestrec && npm init -y && npm install jest@29 babel-jest@29 @babel/core @babel/preset-env
-//   node tests/agreement/record.mjs /tmp/jestrec
+//   mkdir /tmp/jestrec && cd /tmp/jestrec && npm init -y && npm install jest@30.5.2 babel-jest@30.5.2 @babel/core @babel/preset-env
+//   (the Jest whose expect, jest-mock and jest-each the harness bundles: see package.json)
+//   node tests/agreement/record.mjs /tmp/jestrec [exercise ...]
+// With exercise names, only those are recorded again.
 // Each run gets exercism's Babel configuration (ES modules compiled for the running Node), the test file and
 // the solution under the name the test imports.
 import { execFileSync } from 'node:child_process';
@@ -18,10 +20,16 @@ const jestBin = join(jestHome, 'node_modules', 'jest', 'bin', 'jest.js');
 const version = JSON.parse(readFileSync(join(jestHome, 'node_modules', 'jest', 'package.json'), 'utf8')).version;
 const BABEL = "module.exports = { presets: [['@babel/preset-env', { targets: { node: 'current' } }]] };\n";
 
-for (const slug of readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+const only = process.argv.slice(3);
+const all = readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+for (const slug of all.filter((s) => only.length === 0 || only.includes(s))) {
   const spec = `${slug}.spec.js`;
   const results = {};
-  for (const file of readdirSync(join(here, slug, 'solutions')).sort()) {
+  const suiteFailed = {};
+  // The reference first: a solution whose test file fails to run (Jest's "Test suite failed to run") ran no test, and
+  // is recorded as every test of the reference's run failed, with Jest's reason beside it.
+  const files = readdirSync(join(here, slug, 'solutions')).sort((a, b) => (a === 'reference.js' ? -1 : b === 'reference.js' ? 1 : a.localeCompare(b)));
+  for (const file of files) {
     // Inside the Jest install, so babel-jest and the preset resolve from the run's folder.
     const work = mkdtempSync(join(jestHome, 'run-'));
     try {
@@ -39,12 +47,18 @@ for (const slug of readdirSync(here, { withFileTypes: true }).filter((d) => d.is
       const r = JSON.parse(readFileSync(out, 'utf8'));
       const tests = {};
       for (const a of r.testResults[0]?.assertionResults ?? []) tests[[...a.ancestorTitles, a.title].join(' > ')] = a.status;
-      if (Object.keys(tests).length === 0) throw new Error(`${slug}/${file}: Jest ran no test: ${r.testResults[0]?.message ?? ''}`);
-      results[file.replace(/\.js$/, '')] = tests;
+      const variant = file.replace(/\.js$/, '');
+      if (Object.keys(tests).length === 0) {
+        const reason = r.testResults[0]?.testExecError?.message ?? r.testResults[0]?.message ?? '';
+        if (!results.reference || !reason) throw new Error(`${slug}/${file}: Jest ran no test: ${reason}`);
+        for (const name of Object.keys(results.reference)) tests[name] = 'failed';
+        suiteFailed[variant] = reason.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('●')) ?? reason;
+      }
+      results[variant] = tests;
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  writeFileSync(join(here, slug, 'jest-results.json'), `${JSON.stringify({ jest: version, spec, results }, null, 2)}\n`);
+  writeFileSync(join(here, slug, 'jest-results.json'), `${JSON.stringify({ jest: version, spec, results: Object.fromEntries(Object.entries(results).sort(([a], [b]) => a.localeCompare(b))), ...(Object.keys(suiteFailed).length ? { suiteFailed } : {}) }, null, 2)}\n`);
   console.log(`${slug}: ${Object.keys(results).length} solutions recorded with Jest ${version}`);
 }
