@@ -1,9 +1,8 @@
-import cliProgress from 'cli-progress';
 import type { Logger } from 'pino';
 import type { BatchEvents } from '../batch.js';
 
-/** A progress bar with ETA on a terminal; one JSON log line per submission otherwise. */
-export function progressReporter(log: Logger, tty: boolean): BatchEvents & { stop(): void } {
+/** A progress bar with ETA on a terminal (its library loaded only then); one JSON log line per submission otherwise. */
+export async function progressReporter(log: Logger, tty: boolean): Promise<BatchEvents & { stop(): void }> {
   if (!tty) {
     return {
       start: (total) => log.info({ total }, 'batch started'),
@@ -12,6 +11,7 @@ export function progressReporter(log: Logger, tty: boolean): BatchEvents & { sto
       stop: () => undefined,
     };
   }
+  const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     { format: ' grading [{bar}] {value}/{total} | {running} running | ETA {eta_formatted} | {last}', hideCursor: true, stream: process.stderr },
     cliProgress.Presets.shades_classic,

@@ -50,7 +50,7 @@ async function gradeWith(
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    const progress = progressReporter(log, tty);
+    const progress = await progressReporter(log, tty);
     try {
       const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force };
       const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };

@@ -6,7 +6,8 @@
 // Every tree walk here uses an explicit stack, because submissions are
 // untrusted and a deeply nested tree must not overflow the JS call stack.
 import { isBuiltin } from 'node:module';
-import { AST_NODE_TYPES as N, parse, TSError, type TSESTree } from '@typescript-eslint/typescript-estree';
+import { AST_NODE_TYPES as N, type TSESTree } from '@typescript-eslint/types';
+import { estree } from './estree.js';
 
 export interface FunctionMetrics { name: string; line: number; endLine: number; cyclomatic: number; maxLoopNesting: number; recursive: boolean; lines: number; params: number; }
 export interface PolicyFinding { rule: string; line: number; column: number; message: string; }
@@ -73,10 +74,10 @@ function guardDepth(fn: () => FileMetrics): FileMetrics {
 
 function parseOrFail(code: string): TSESTree.Program {
   try {
-    return parse(code, PARSE_OPTIONS);
+    return estree().parse(code, PARSE_OPTIONS);
   } catch (err) {
     // TSError lines are 1-based but its columns are 0-based.
-    if (err instanceof TSError) throw new ParseFailure(err.message, err.lineNumber, err.column + 1);
+    if (err instanceof estree().TSError) throw new ParseFailure(err.message, err.lineNumber, err.column + 1);
     if (err instanceof RangeError) throw err; // measure() reports stack exhaustion
     // Whatever else the parser throws on untrusted input still means "does not parse".
     throw new ParseFailure(err instanceof Error ? err.message : String(err), 1, 1);

@@ -6,12 +6,10 @@
 // Comment ranges come from the parser, which knows strings, templates and
 // regex literals exactly. Code that does not parse (the case a grader meets
 // most with student work) goes through a hand-written scanner instead.
-import { createRequire } from 'node:module';
-import type * as Estree from '@typescript-eslint/typescript-estree';
+import { estree } from './estree.js';
 
 // The parser (and the TypeScript it loads) only when comments are stripped for the judge's prompt.
-let estree: typeof Estree | null = null;
-const parse: typeof Estree.parse = (code, opts) => (estree ??= createRequire(import.meta.url)('@typescript-eslint/typescript-estree') as typeof Estree).parse(code, opts);
+const parse: ReturnType<typeof estree>['parse'] = (code, opts) => estree().parse(code, opts);
 
 type Range = readonly [start: number, end: number];
 

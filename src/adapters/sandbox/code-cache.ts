@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { sha256 } from '../../util/hash.js';
 import { SANDBOX_HARNESS_DIR } from './rootfs.js';
 
@@ -19,15 +19,44 @@ const WARMUP = {
 const pending = new Map<string, Promise<string | null>>();
 
 /**
+ * Where made caches are kept between grader runs (the grader's own, never reachable from a job):
+ * EVIGRADE_CACHE_DIR, else $XDG_CACHE_HOME/evigrade, else ~/.cache/evigrade.
+ */
+export const graderCacheDir = (): string =>
+  process.env.EVIGRADE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'evigrade');
+
+/**
  * The sandbox path of a V8 code cache for the harness under exactly these node
- * flags, made once per grader process on the host. Saves the harness's parse
- * and compile in every job; null (no cache) if anything goes wrong.
+ * flags. Saves the harness's parse and compile in every job; null (no cache) if
+ * anything goes wrong. Made once by a warm-up run (~0.15 s of CPU) and kept in
+ * the grader's cache directory, keyed by the root file system's name (a hash of
+ * the harness, node binary and version) and the flags, so later runs copy it
+ * instead; V8 itself rejects a cache made by another V8 or for other flags.
  */
 export function codeCacheFor(rootfs: string, nodeArgs: readonly string[]): Promise<string | null> {
   const name = `cache-${sha256(nodeArgs.join('\0')).slice(0, 16)}.bin`;
   const key = join(rootfs, SANDBOX_HARNESS_DIR, name);
-  if (!pending.has(key)) pending.set(key, build(rootfs, nodeArgs, key).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
+  const kept = join(graderCacheDir(), 'code-cache', `${basename(rootfs)}-${name}`);
+  if (!pending.has(key)) pending.set(key, placeOrBuild(rootfs, nodeArgs, key, kept).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
   return pending.get(key) as Promise<string | null>;
+}
+
+async function placeOrBuild(rootfs: string, nodeArgs: readonly string[], dest: string, kept: string): Promise<void> {
+  const tmp = `${dest}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await copyFile(kept, tmp);
+    await rename(tmp, dest);
+    return;
+  } catch {
+    await rm(tmp, { force: true });
+  }
+  await build(rootfs, nodeArgs, dest);
+  // Kept for the next run; a failure here only costs that run a warm-up.
+  const keptTmp = `${kept}.${randomBytes(4).toString('hex')}.tmp`;
+  await mkdir(join(kept, '..'), { recursive: true, mode: 0o700 })
+    .then(() => copyFile(dest, keptTmp))
+    .then(() => rename(keptTmp, kept))
+    .catch(() => rm(keptTmp, { force: true }));
 }
 
 async function build(rootfs: string, nodeArgs: readonly string[], dest: string): Promise<void> {

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { pack } from 'tar-stream';
 import { EvigradeError } from '../../domain/errors.js';
 import type { SubmissionFile } from '../../domain/submission.js';
 import { sha256 } from '../../util/hash.js';
@@ -63,7 +62,8 @@ export async function ensureImage(rootfs: string, harnessDir: string): Promise<s
 }
 
 /** The submission as a tar stream: root-owned, read-only to the job. */
-function tarOf(files: readonly SubmissionFile[]): Readable {
+async function tarOf(files: readonly SubmissionFile[]): Promise<Readable> {
+  const { pack } = await import('tar-stream'); // like dockerode: loaded only when Docker runs a job
   const p = pack();
   const dirs = new Set<string>();
   for (const f of files) {
@@ -178,7 +178,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
 }
 
 async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job: SandboxJob): Promise<RawRun> {
-  await c.putArchive(tarOf(job.files), { path: SANDBOX_ROOT });
+  await c.putArchive(await tarOf(job.files), { path: SANDBOX_ROOT });
   const key = randomBytes(32).toString('hex');
   const parser = createFrameParser(key);
   const cap = job.limits.output_kb * 1024;
