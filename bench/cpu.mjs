@@ -2,7 +2,8 @@
 // bwrap's outer process learns its child's exit status through an eventfd and never reaps it, so a job's
 // CPU never reaches our cutime. A cpuacct cgroup around the benchmark process counts every descendant,
 // reaped or not; without one (not root, cgroup v2 only) we fall back to cutime+cstime and say so.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const CPUACCT = '/sys/fs/cgroup/cpuacct';
@@ -38,4 +39,95 @@ export function childCpu() {
       }
     },
   };
+}
+
+// Per command: a cpuacct cgroup made for one command alone (so benches can measure commands one by one).
+let counter = 0;
+
+function cgroupWorks() {
+  try {
+    const probe = join(CPUACCT, `evigrade-bench-probe-${process.pid}`);
+    mkdirSync(probe);
+    rmdirSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const CPU_SOURCE = cgroupWorks() ? 'a cpuacct cgroup around each command (every descendant counted)' : 'rusage of the children (misses unreaped sandbox processes)';
+const useCgroup = CPU_SOURCE.startsWith('a cpuacct');
+
+/**
+ * Runs `file args` to completion (killed after `timeoutMs`) and returns its CPU and wall time in ms.
+ * The command enters its own cgroup through `sh -c 'echo $$ > cgroup.procs; exec …'`: the shell's exec is the
+ * only foreign cost (≈ 1 ms).
+ */
+export function commandCpu(file, args, { timeoutMs = 300_000, allowFail = false, ...opts } = {}) {
+  const t0 = performance.now();
+  let r;
+  let cpu;
+  if (useCgroup) {
+    const dir = join(CPUACCT, `evigrade-bench-${process.pid}-${++counter}`);
+    mkdirSync(dir);
+    try {
+      r = spawnSync('sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, file, ...args], { encoding: 'utf8', maxBuffer: 256 << 20, timeout: timeoutMs, killSignal: 'SIGKILL', ...opts });
+      cpu = Number(readFileSync(join(dir, 'cpuacct.usage'), 'utf8')) / 1e6;
+    } finally {
+      killAll(dir);
+      for (let i = 0; i < 50; i++) {
+        try {
+          rmdirSync(dir);
+          break;
+        } catch {
+          spawnSync('sleep', ['0.02']);
+        }
+      }
+    }
+  } else {
+    const before = childrenCpu();
+    r = spawnSync(file, args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: timeoutMs, killSignal: 'SIGKILL', ...opts });
+    cpu = childrenCpu() - before;
+  }
+  const wall = performance.now() - t0;
+  if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL') throw new Error(`${file} ${args.join(' ')}: over its ${timeoutMs / 1000} s bound`);
+  if (r.status !== 0 && !allowFail) throw new Error(`${file} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 1500)}`);
+  return { cpu, wall, stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+function killAll(dir) {
+  try {
+    for (const pid of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  } catch {
+    // no group
+  }
+}
+
+function childrenCpu() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) * 10; // cutime + cstime, 10 ms ticks
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Median CPU and wall of `runs` runs of the same command. */
+export function medianOf(runs, fn) {
+  const xs = Array.from({ length: runs }, fn);
+  return { cpu: median(xs.map((x) => x.cpu)), wall: median(xs.map((x) => x.wall)) };
+}
+
+/** A markdown table. */
+export function table(head, rows) {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** One line run-all.mjs collects into the summary table: `BENCH-SUMMARY <figure> | <value> | <baseline>`. */
+export function summary(figure, value, baseline) {
+  process.stdout.write(`BENCH-SUMMARY ${figure} | ${value} | ${baseline}\n`);
 }

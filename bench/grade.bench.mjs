@@ -5,25 +5,17 @@
 // CPU is the children's user+sys time from /proc/self/stat (every process we wait for,
 // and the processes they waited for, bwrap's and the jobs' included).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, homedir, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { childCpu } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'evigrade.js');
-// Jest is the peer, not a dependency (its resolver's platform binaries are not all on
-// our registry, which breaks `npm ci`): the benchmark installs it once, outside the repo.
-const JEST_HOME = process.env.EVIGRADE_BENCH_JEST_HOME ?? join(homedir(), '.cache', 'evigrade-bench', 'jest-30');
-const JEST = join(JEST_HOME, 'node_modules', 'jest', 'bin', 'jest.js');
-function ensureJest() {
-  if (existsSync(JEST)) return;
-  mkdirSync(JEST_HOME, { recursive: true });
-  writeFileSync(join(JEST_HOME, 'package.json'), '{"name":"evigrade-bench-peer","private":true}');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', 'jest@30'], { cwd: JEST_HOME, stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(JEST)) throw new Error(`could not install jest into ${JEST_HOME} for the peer measurement`);
-}
+// Jest is the peer, a devDependency (29, as exercism's JavaScript track uses): nothing is installed at bench time.
+const JEST = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('jest/package.json')), 'bin', 'jest.js');
 const N = Number(process.env.BENCH_N ?? 20);
 const SANDBOX = process.env.BENCH_SANDBOX ?? 'auto';
 
@@ -83,7 +75,6 @@ function perRun(n, fn) {
   return { wall: m.wall / n, cpu: m.cpu / n };
 }
 
-ensureJest();
 const work = mkdtempSync(join(tmpdir(), 'evigrade-bench-'));
 try {
   const floorDir = join(work, 'floor');

@@ -5,7 +5,7 @@
 //     bare BullMQ round trip of the same payload with a no-op processor (the queue's own floor).
 // Needs redis-server (Debian package) and an isolating sandbox backend.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -107,7 +107,10 @@ async function batch(label, queueName, workers, dir = subs) {
   return [label, s];
 }
 
+// Start-up alone: one submission that intake rejects (an empty folder is refused before any sandbox starts),
+// so the sandbox opens and the tests are collected, but no job runs.
 const empty = mkdtempSync(join(tmpdir(), 'evigrade-bench-q-empty-'));
+symlinkSync('/etc/passwd', join(empty, 'rejected.js'));
 const startup = (await batch('start-up only', null, [], empty))[1];
 const startupQueued = (await batch('start-up only', 'b0', [1], empty))[1];
 const rows = [
@@ -121,7 +124,7 @@ const steady = rows.map(([, s], i) => N / (s - (i === 0 ? startup : startupQueue
 for (const [i, [label, s]] of rows.entries()) {
   console.log(`| ${label} | ${s.toFixed(1)} s | ${(N / s).toFixed(2)} | ${(rows[0][1] / s).toFixed(2)}× | ${steady[i].toFixed(2)} | ${(steady[i] / steady[0]).toFixed(2)}× |`);
 }
-console.log(`\nStart-up (an empty folder): in-process ${startup.toFixed(1)} s (sandbox, lint threads, test collection); with --queue
+console.log(`\nStart-up (one submission rejected at intake): in-process ${startup.toFixed(1)} s (sandbox, lint threads, test collection); with --queue
 ${startupQueued.toFixed(1)} s (connect, collection by a worker). Workers are long-running; their own start-up is in no row.`);
 
 // Per-job overhead: one job at a time, same submission, a fresh scope each time (no result reuse).

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summary } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'sandbox', 'dist');
@@ -83,3 +84,5 @@ console.log(`  harness job, Jest-style CommonJS         ${f(cjs)}   ${(cjs / flo
 console.log(`  harness job, ES modules                  ${f(esm)}   ${(esm / floor).toFixed(2)}x the floor`);
 console.log(`  the realm: lockdown()                    ${f(lockdownMs)}`);
 console.log(`  the realm: loading ses from source       ${f(sesLoad)}   (in a job it comes from the harness's V8 code cache)`);
+summary('harness job CPU, CommonJS / ES-module test file', `${cjs.toFixed(0)} / ${esm.toFixed(0)} ms`, `floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`);
+summary('the realm: lockdown() / ses loaded from source', `${lockdownMs.toFixed(1)} / ${sesLoad.toFixed(1)} ms`, 'issue 12 aims at ≤ ~15 ms per job for the realm');

@@ -2,6 +2,7 @@
 // docker pooled, docker created per job, bwrap, unshare. Same trivial job each time.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summary } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const D = join(ROOT, 'dist');
@@ -43,3 +44,4 @@ console.log('| backend | wall / job | overhead over bare |\n|---|---|---|');
 for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(0)} ms | ${name.startsWith('bare') ? '—' : `${(ms - bare).toFixed(0)} ms`} |`);
 const pooled = rows.find(([n]) => n.startsWith('docker, warm'));
 if (pooled) console.log(`\npooled docker overhead: ${((pooled[1] - bare) / 1000).toFixed(3)} s per job (aim: at most 0.15 s)`);
+for (const [name, ms] of rows.slice(1)) summary(`sandbox wall overhead per job: ${name}`, `${ms - bare >= 0 ? '+' : ''}${(ms - bare).toFixed(0)} ms`, `bare run ${bare.toFixed(0)} ms${name.startsWith('docker, warm') ? '; aim ≤ 150 ms' : ''}`);

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childCpu } from './cpu.mjs';
+import { childCpu, summary } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_BIN: another build's bin/evigrade.js, for a baseline measured the same way (an older checkout).
@@ -49,6 +49,7 @@ try {
   ];
   console.log(`CPU per command (${BIN}), median of ${RUNS}, ${cpu.source}; node ${process.version}`);
   for (const [what, ms, target] of rows) console.log(`  ${what.padEnd(52)} ${ms.toFixed(0).padStart(6)} ms${target ? `   target <= ${target} ms` : ''}`);
+  for (const [what, ms, target] of rows.slice(1)) summary(`\`${what}\` CPU`, `${ms.toFixed(0)} ms`, `${target ? `target ≤ ${target} ms; ` : ''}node -e 0 ${rows[0][1].toFixed(0)} ms`);
 } finally {
   rmSync(work, { recursive: true, force: true });
   cpu.close();

@@ -1,0 +1,111 @@
+// What a teacher pays, start-up included, on a real exercise (exercism's `say`, from tests/agreement: an ES
+// module test file with 13 tests, the reference solution as every submission), measured side by side:
+//   floor    — bare `node` loading Jest's `expect` and the solution and running the same 13 tests, unsandboxed,
+//              one process per submission (what running the tests at all costs);
+//   peer     — one `jest` process per submission (jest 29 + babel-jest, exercism's own set-up; warm cache);
+//   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included.
+// Start-up alone is startup.bench.mjs. CPU from a cpuacct cgroup around each command.
+import { availableParallelism, tmpdir } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CPU_SOURCE, commandCpu as cpuOf, medianOf, summary, table } from './cpu.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+// BENCH_BIN measures another build (an older checkout's bin/evigrade.js) with the same floor and peer.
+const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'evigrade.js');
+const SAY = join(ROOT, 'tests', 'agreement', 'say');
+const require = createRequire(join(ROOT, 'package.json'));
+const JEST = join(dirname(require.resolve('jest/package.json')), 'bin', 'jest.js');
+const N = Number(process.env.BENCH_CLASS ?? 24);
+const BIG = Number(process.env.BENCH_BIG ?? 240);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SANDBOX = process.env.BENCH_SANDBOX ?? 'bwrap';
+const CORES = availableParallelism();
+const work = mkdtempSync(join(tmpdir(), 'evigrade-batch-bench-'));
+const cacheDir = join(work, 'cache');
+const env = { ...process.env, EVIGRADE_CACHE_DIR: cacheDir, CI: 'true' };
+
+const spec = readFileSync(join(SAY, 'say.spec.js'), 'utf8');
+const solution = readFileSync(join(SAY, 'solutions', 'reference.js'), 'utf8');
+const rubricDir = join(work, 'rubric');
+mkdirSync(rubricDir);
+writeFileSync(join(rubricDir, 'say.spec.js'), spec);
+writeFileSync(join(rubricDir, 'rubric.yaml'), 'id: say\ntitle: Say\nlanguage: javascript\nstatement: Spell out a number in English.\nentry: ./say\ntests: [say.spec.js]\n');
+const RUBRIC = join(rubricDir, 'rubric.yaml');
+
+function classOf(n) {
+  const dir = join(work, `class-${n}`);
+  for (let i = 0; i < n; i++) {
+    mkdirSync(join(dir, `s${String(i).padStart(4, '0')}`), { recursive: true });
+    writeFileSync(join(dir, `s${String(i).padStart(4, '0')}`, 'say.js'), solution);
+  }
+  return dir;
+}
+const grade = (dir, extra = []) =>
+  cpuOf(process.execPath, [BIN, 'grade', dir, '--rubric', RUBRIC, '--out', `${dir}-out`, '--no-llm', '--sandbox', SANDBOX, '--concurrency', String(CORES), '--force', ...extra], { env, timeoutMs: 240_000 });
+
+// Floor: the spec as an ES module beside the solution (the one import made explicit for Node's resolver), run
+// by a minimal describe/test that awaits each test in order; it must pass all 13.
+const floorDir = join(work, 'floor');
+mkdirSync(floorDir);
+writeFileSync(join(floorDir, 'package.json'), '{"type":"module"}');
+writeFileSync(join(floorDir, 'say.js'), solution);
+writeFileSync(join(floorDir, 'say.spec.js'), spec.replace("from './say';", "from './say.js';"));
+writeFileSync(join(floorDir, 'floor.mjs'), `import { createRequire } from 'node:module';
+const { expect } = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('expect');
+const tests = []; const path = [];
+globalThis.expect = expect;
+globalThis.describe = (name, fn) => { path.push(name); fn(); path.pop(); };
+globalThis.test = globalThis.it = (name, fn) => { tests.push([[...path, name].join(' > '), fn]); };
+await import(${JSON.stringify(pathToFileURL(join(floorDir, 'say.spec.js')).href)});
+let passed = 0;
+for (const [, fn] of tests) { try { await fn(); passed++; } catch {} }
+process.stdout.write(passed + '/' + tests.length + '\\n');
+`);
+
+// Peer: exercism's Jest set-up (Babel compiles the ES module spec), one process per submission, warm cache.
+const jestDir = join(work, 'jest');
+mkdirSync(jestDir);
+writeFileSync(join(jestDir, 'package.json'), '{"private":true}');
+writeFileSync(join(jestDir, 'babel.config.cjs'), `module.exports = { presets: [[${JSON.stringify(require.resolve('@babel/preset-env'))}, { targets: { node: 'current' } }]] };\n`);
+cpSync(join(floorDir, 'say.js'), join(jestDir, 'say.js'));
+writeFileSync(join(jestDir, 'say.spec.js'), spec);
+const jestArgs = [JEST, '--ci', '--silent', '--watchman=false', `--cacheDirectory=${join(work, 'jest-cache')}`, '--rootDir', jestDir];
+
+const started = performance.now();
+try {
+  const check = cpuOf(process.execPath, [join(floorDir, 'floor.mjs')]);
+  if (check.stdout.trim() !== '13/13') throw new Error(`the floor program did not pass the 13 tests: ${check.stdout}`);
+  const floor = medianOf(RUNS, () => cpuOf(process.execPath, [join(floorDir, 'floor.mjs')]));
+  cpuOf(process.execPath, jestArgs); // warm Jest's transform cache, as a real grader has it
+  const jest = medianOf(RUNS, () => cpuOf(process.execPath, jestArgs));
+
+  const small = classOf(N);
+  rmSync(cacheDir, { recursive: true, force: true });
+  const classCold = grade(small); // first run of this rubric on this machine: collection and code cache made
+  const classWarm = medianOf(Math.max(1, Math.min(3, RUNS)), () => grade(small));
+  const big = classOf(BIG);
+  const bigRun = grade(big);
+  const marginal = { cpu: (bigRun.cpu - classWarm.cpu) / (BIG - N), wall: (bigRun.wall - classWarm.wall) / (BIG - N) };
+
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  const per = (m, n) => ms(m.cpu / n);
+  const x = (a, b) => `${(a / b).toFixed(2)}×`;
+  const rows = [
+    ['floor: `node` + `expect` + solution, 13 tests, unsandboxed', ms(floor.cpu), ms(floor.wall), '1.00×', x(floor.cpu, jest.cpu)],
+    ['peer: one `jest` 29 process per submission (warm cache)', ms(jest.cpu), ms(jest.wall), x(jest.cpu, floor.cpu), '1.00×'],
+    [`evigrade grade, class of ${N}, whole command (warm caches), per submission`, per(classWarm, N), ms(classWarm.wall / N), x(classWarm.cpu / N, floor.cpu), x(classWarm.cpu / N, jest.cpu)],
+    [`evigrade grade, class of ${N}, first run of the rubric (cold caches), per submission`, per(classCold, N), ms(classCold.wall / N), x(classCold.cpu / N, floor.cpu), x(classCold.cpu / N, jest.cpu)],
+    [`evigrade grade, class of ${BIG}, whole command, per submission`, per(bigRun, BIG), ms(bigRun.wall / BIG), x(bigRun.cpu / BIG, floor.cpu), x(bigRun.cpu / BIG, jest.cpu)],
+    [`evigrade marginal submission ((T(${BIG}) − T(${N})) / ${BIG - N})`, ms(marginal.cpu), ms(marginal.wall), x(marginal.cpu, floor.cpu), x(marginal.cpu, jest.cpu)],
+  ];
+  console.log(`Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; floor and peer: median of ${RUNS})\n`);
+  console.log(table(['per submission', 'CPU', 'wall', 'CPU vs floor', 'CPU vs jest'], rows));
+  console.log(`\nCPU from ${CPU_SOURCE}; ${CORES} cores, node ${process.version}; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  summary(`class of ${N} \`say\`, CPU per submission, whole command`, `${per(classWarm, N)} (${x(classWarm.cpu / N, floor.cpu)} floor)`, `floor ${ms(floor.cpu)}; jest ${ms(jest.cpu)} (${x(jest.cpu, classWarm.cpu / N)} evigrade); target ≤ 1.5× floor, ≥ 5× cheaper than jest`);
+  summary(`class of ${BIG} \`say\`, CPU per submission, whole command`, `${per(bigRun, BIG)} (${x(bigRun.cpu / BIG, floor.cpu)} floor)`, `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor); target ≤ 1.2× floor at 900`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
