@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'judge', bound: 30, env: { BENCH_JUDGE_N: '40' } },
   { name: 'http', bound: 100, env: { BENCH_HTTP_SECONDS: '4', BENCH_HTTP_REQUESTS: '1500' } },
   { name: 'queue', bound: 80, env: { BENCH_N: '16', BENCH_SEQ: '6' } },
+  { name: 'store', bound: 60, env: {} },
 ];
 
 function runOne(b, boundS) {
