@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
 import { Readable } from 'node:stream';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
+import { ARCHIVE_LIMITS } from '../adapters/archive/entries.js';
 
 export interface ArchivedSubmission {
   readonly id: string;
@@ -10,7 +11,7 @@ export interface ArchivedSubmission {
   readonly error: { code: ErrorCode; message: string } | null;
 }
 
-export const ARCHIVE_LIMITS = { maxBytes: 64 * 1024 * 1024, maxEntries: 50_000 } as const;
+export { ARCHIVE_LIMITS };
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TYPE_ERRORS: Partial<Record<string, ErrorCode>> = { symlink: 'INTAKE_SYMLINK', link: 'INTAKE_HARDLINK' };
 
