@@ -100,6 +100,11 @@ describe('hostile zips', () => {
     await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: `dl.zip: entry "a_1_2_leap.js" claims ${4 * 1024 * 1024} bytes (limit ${1024 * 1024})` });
   });
 
+  it('entries each under the limit stop at the total byte limit as they inflate', async () => {
+    const zip = await buildZip(Array.from({ length: 3 }, (_, i) => ({ name: `a_1_2_f${i}.js`, content: Buffer.alloc(400 * 1024, 0x20) })));
+    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: `dl.zip: more than ${1024 * 1024} bytes once unpacked (limit for an archive)` });
+  });
+
   it('more entries than the limit refuse the archive', async () => {
     const zip = await buildZip(Array.from({ length: 101 }, (_, i) => ({ name: `f${i}.js`, content: '1' })));
     await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: more than 100 entries' });
