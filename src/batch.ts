@@ -15,7 +15,7 @@ import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
 import { submissionFromMap } from './stages/intake-map.js';
-import type { LmsSubmission } from './stages/lms/submissions.js';
+import { withLms, type LmsSubmission } from './stages/lms/submissions.js';
 import { gradesCsv, summarise } from './stages/summary.js';
 
 export interface BatchOptions {
@@ -149,7 +149,7 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   const finish = async (e: Entry, g: Graded): Promise<void> => {
     const fromDisk = 'reused' in g && g.reused;
     const graded = 'det' in g ? await judgeReport(g.det, g.sub, rubric, ports) : g.report;
-    const report = e.prepared ? { ...graded, submission: { ...graded.submission, lms: e.prepared.lms } } : graded;
+    const report = withLms(graded, e.prepared?.lms);
     if (fromDisk) reused++;
     else {
       await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);

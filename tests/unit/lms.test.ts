@@ -2,7 +2,6 @@
 // through the real zip reader), the archive rules on hostile zips, and the import files written back.
 import { describe, expect, it } from 'vitest';
 import { readZip } from '../../src/adapters/archive/zip.js';
-import type { RawEntry } from '../../src/domain/lms.js';
 import { GRADEBOOK_WRITERS, gradebookRows } from '../../src/stages/lms/gradebook.js';
 import { resolveFormat } from '../../src/stages/lms/registry.js';
 import { parseCsv, parseRoster } from '../../src/stages/lms/roster.js';

@@ -15,20 +15,31 @@ export function parseCsv(textIn: string): string[][] {
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  const endField = (): void => {
+    row.push(field);
+    field = '';
+  };
   for (let i = 0; i < t.length; i++) {
     const c = t[i] as string;
     if (quoted) {
-      if (c === '"' && t[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && t[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
+    else if (c === ',') endField();
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && t[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      endField();
+      rows.push(row);
+      row = [];
     } else field += c;
   }
-  if (field !== '' || row.length) row.push(field), rows.push(row);
+  if (field !== '' || row.length) {
+    endField();
+    rows.push(row);
+  }
   return rows.filter((r) => r.some((f) => f.trim() !== ''));
 }
 

@@ -1,6 +1,7 @@
 import type { RawEntry } from '../../domain/lms.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { AttemptChoice, LmsIdentity } from '../../domain/lms.js';
+import type { Report } from '../../domain/report.js';
 import type { LmsAttempt } from './types.js';
 
 /** A student's files as text, ready for the file-map intake rules, or the error that rejects them. */
@@ -74,3 +75,6 @@ export function lmsSubmissions(attempts: readonly LmsAttempt[], choice: AttemptC
     return { id, lms: a.identity, ignored: a.ignored, ...toText(a, id) };
   });
 }
+
+/** The report with the LMS identity of its submission, when it came from a download. */
+export const withLms = (r: Report, lms: LmsIdentity | undefined | null): Report => (lms ? { ...r, submission: { ...r.submission, lms } } : r);
