@@ -1,6 +1,11 @@
 // LMS downloads: each system's naming read back to students and the files they uploaded (pure stages,
 // through the real zip reader), the archive rules on hostile zips, and the import files written back.
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { readTree } from '../../src/adapters/archive/tree.js';
 import { readZip } from '../../src/adapters/archive/zip.js';
 import { GRADEBOOK_WRITERS, gradebookRows } from '../../src/stages/lms/gradebook.js';
 import { resolveFormat } from '../../src/stages/lms/registry.js';
@@ -121,10 +126,37 @@ describe('hostile zips', () => {
   });
 });
 
+describe('unpacked downloads (a folder)', () => {
+  it('read like the zip: links and FIFOs come back as such, never followed or opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-lms-tree-'));
+    mkdirSync(join(dir, "Seán O'Brien_1042_assignsubmission_file_", 'src'), { recursive: true });
+    writeFileSync(join(dir, "Seán O'Brien_1042_assignsubmission_file_", 'src', 'leap.js'), code);
+    mkdirSync(join(dir, 'Zoë Núñez_77_assignsubmission_file_'));
+    symlinkSync('/etc/passwd', join(dir, 'Zoë Núñez_77_assignsubmission_file_', 'leap.js'));
+    mkdirSync(join(dir, 'Ana Lee_5_assignsubmission_file_'));
+    expect(spawnSync('mkfifo', [join(dir, 'Ana Lee_5_assignsubmission_file_', 'leap.js')]).status).toBe(0);
+    const entries = await readTree(dir, LIMITS);
+    expect(entries.map((e) => [e.path, e.kind, e.data.length])).toEqual([
+      ['Ana Lee_5_assignsubmission_file_/leap.js', 'special', 0],
+      ["Seán O'Brien_1042_assignsubmission_file_/src/leap.js", 'file', code.length],
+      ['Zoë Núñez_77_assignsubmission_file_/leap.js', 'symlink', 0],
+    ]);
+    const { format, entries: root } = resolveFormat(entries, 'auto', dir);
+    const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest');
+    expect(subs.map((s) => [s.id, s.error?.code ?? null])).toEqual([['sean-o-brien-1042', null], ['ana-lee-5', 'INTAKE_SPECIAL_FILE'], ['zoe-nunez-77', 'INTAKE_SYMLINK']]);
+  });
+});
+
 describe('import files', () => {
   const report = (id: string, final: number, lms: Report['submission']['lms'], status: Report['status'] = 'graded'): Report =>
     ({ status, submission: { id, sha256: '', files: [], ignored: [], lms }, rubric: { title: 'Leap year' }, tests: [], flags: [], errors: [], evidence: { hash: 'sha256:x' }, scores: { final, basis: 'tests' } }) as unknown as Report;
   const sean = { system: 'moodle', userId: '1042', name: "Seán O'Brien", attempt: null, late: null, submittedAt: null, submissionId: null } as const;
+
+  it('several attempts of one student make one row, from the latest attempt', () => {
+    const bb = (attempt: number) => ({ system: 'blackboard', userId: 'obrien', name: "Seán O'Brien", attempt, late: null, submittedAt: null, submissionId: null }) as const;
+    const rows = gradebookRows([report('s-attempt-2', 9, bb(2)), report('s-attempt-1', 4, bb(1))], null, 10);
+    expect(rows.map((r) => [r.userId, r.submission, r.points, r.status])).toEqual([['obrien', 's-attempt-2', 9, 'graded']]);
+  });
 
   it('scale to --max-points, one row per student, roster names and "missing" rows; formulas neutralised', () => {
     const roster = parseRoster('Identifier,Full name,Email address\r\nParticipant 1042,"O\'Brien, Seán",sean@x.edu\r\nParticipant 55,"=HYPERLINK(""x"")",p@x.edu\r\n', 'roster.csv');
