@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
 import { Readable } from 'node:stream';
-import { ARCHIVE_LIMITS } from '../adapters/archive/entries.js';
+import { ARCHIVE_LIMITS, checkEntryPath } from '../adapters/archive/entries.js';
 import { isZip, readZip } from '../adapters/archive/zip.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import type { LmsIdentity, LmsSystem, RawEntry } from '../domain/lms.js';
@@ -106,7 +106,8 @@ export async function submissionsFromArchive(body: Buffer, entryFile: string, fr
     entries = await tarEntries(tar);
   }
   if (!from) return byFolder(entries, entryFile);
-  for (const { name } of entries) split(name, entryFile); // the same escape rule before any naming is read
-  const { format, entries: root } = resolveFormat(entries.map((e) => e.entry), from, 'archive');
+  // The zip reader's path rule for tar entries too, before any naming is read.
+  const clean = entries.map(({ entry }) => ({ ...entry, path: checkEntryPath('archive', entry.path) }));
+  const { format, entries: root } = resolveFormat(clean, from, 'archive');
   return lmsSubmissions(format.parse(root, { entryFile }).attempts, 'latest').map((s) => ({ id: s.id, files: s.files, error: s.error, lms: s.lms }));
 }

@@ -1,5 +1,6 @@
 // POST /batches takes the same archives as `grade`: zips of folders, and LMS downloads with ?from=.
 import pino from 'pino';
+import { pack } from 'tar-stream';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,21 @@ describe('POST /batches with zips', () => {
     expect(sean.submission.lms).toEqual({ system: 'moodle', userId: '1042', name: "Seán O'Brien", attempt: null, late: null, submittedAt: null, submissionId: null });
     expect(sean.scores.final).toBe(10);
     expect(ReportSchema.parse(await batches.report(id, 'zoe-nunez-77')).submission.files.map((f) => f.path)).toEqual(['leap.js', 'lib/year.js']);
+  });
+
+  it('a tar of a Canvas download (./ names) with ?from=auto', async () => {
+    const { a, batches } = await app();
+    const p = pack();
+    p.entry({ name: './obrienseán_LATE_4821_99120_leap.js' }, GOOD);
+    p.finalize();
+    const chunks: Buffer[] = [];
+    for await (const c of p) chunks.push(c as Buffer);
+    const res = await a.inject({ method: 'POST', url: '/batches?rubric=leap&from=auto', headers: { ...headers, 'content-type': 'application/x-tar' }, payload: Buffer.concat(chunks) });
+    expect(res.statusCode).toBe(202);
+    const { id } = res.json() as { id: string };
+    await finished(batches, id);
+    const r = ReportSchema.parse(await batches.report(id, 'obriensean-4821'));
+    expect([r.status, r.submission.lms?.late, r.submission.files.map((f) => f.path)]).toEqual(['graded', true, ['leap.js']]);
   });
 
   it('a plain zip of folders is read like the tar; an escaping entry is refused with 400', async () => {

@@ -87,6 +87,12 @@ describe('LMS download formats', () => {
     ]);
   });
 
+  it('with --from named, entries its naming does not explain are listed, not guessed at', async () => {
+    const r = await read([{ name: 'obrien_4821_1_leap.js', content: code }, { name: 'README.txt', content: 'x' }], 'canvas');
+    expect([r.unmatched, r.subs.map((s) => s.id)]).toEqual([['README.txt'], ['obrien-4821']]);
+    await expect(read([{ name: 'obrien_4821_1_leap.js', content: code }, { name: 'README.txt', content: 'x' }])).rejects.toMatchObject({ code: 'ARCHIVE_INVALID' });
+  });
+
   it('a download in another format than --from names is refused, saying what it looked like', async () => {
     await expect(read([{ name: 'obrien_1_2_leap.js', content: code }], 'moodle')).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: expect.stringContaining('dl.zip: not a moodle download (1 entries, e.g. "obrien_1_2_leap.js")') });
   });

@@ -27,7 +27,8 @@ function roots(entries: readonly RawEntry[]): RawEntry[][] {
 export function resolveFormat(entries: readonly RawEntry[], from: LmsSystem | 'auto', where: string): { format: LmsFormat; entries: RawEntry[] } {
   const candidates = from === 'auto' ? LMS_SYSTEMS.map((s) => LMS_FORMATS[s]) : [LMS_FORMATS[from]];
   for (const root of roots(entries)) {
-    const found = candidates.filter((f) => f.detect(root));
+    // auto: the format whose naming every entry follows; named: it may leave some entries unexplained (listed as unmatched).
+    const found = candidates.filter((f) => f.detect(root) || (from !== 'auto' && f.parse(root, { entryFile: '' }).attempts.length > 0));
     if (found.length >= 1) return { format: found[0] as LmsFormat, entries: root };
   }
   const named = from === 'auto' ? `any of ${LMS_SYSTEMS.join(', ')}` : from;
