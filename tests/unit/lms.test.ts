@@ -112,7 +112,16 @@ describe('hostile zips', () => {
 
   it('entries each under the limit stop at the total byte limit as they inflate', async () => {
     const zip = await buildZip(Array.from({ length: 3 }, (_, i) => ({ name: `a_1_2_f${i}.js`, content: Buffer.alloc(400 * 1024, 0x20) })));
-    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: `dl.zip: more than ${1024 * 1024} bytes once unpacked (limit for an archive)` });
+    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: entry "a_1_2_f2.js" inflates past the archive\'s byte limit' });
+  });
+
+  it('an entry whose header understates its size stops at the limit all the same', async () => {
+    const small = await buildZip([{ name: 'a_1_2_leap.js', content: Buffer.alloc(2 * 1024 * 1024, 0x20) }]);
+    // Rewrite the claimed size (central directory, offset 24 of the entry record) to 10 bytes: the header lies.
+    const cd = small.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    const lying = Buffer.from(small);
+    lying.writeUInt32LE(10, cd + 24);
+    await expect(readZip(lying, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: entry "a_1_2_leap.js" inflates past the archive\'s byte limit' });
   });
 
   it('more entries than the limit refuse the archive', async () => {

@@ -21,7 +21,7 @@ export function checkEntryPath(where: string, name: string): string {
 }
 
 /** Counts entries and bytes as they are read: the bomb limit holds whatever the headers claim. */
-export function budget(where: string, limits: ArchiveLimits): { entry(): void; bytes(n: number): void } {
+export function budget(where: string, limits: ArchiveLimits): { entry(): void; bytes(n: number): void; remaining(): number } {
   let entries = 0;
   let bytes = 0;
   return {
@@ -32,5 +32,6 @@ export function budget(where: string, limits: ArchiveLimits): { entry(): void; b
       bytes += n;
       if (bytes > limits.maxBytes) throw archiveInvalid(where, `more than ${limits.maxBytes} bytes once unpacked (limit for an archive)`);
     },
+    remaining: () => limits.maxBytes - bytes,
   };
 }

@@ -1,3 +1,4 @@
+import { crc32, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { archiveInvalid, budget, checkEntryPath, type ArchiveLimits, type RawEntry } from './entries.js';
 
@@ -23,30 +24,41 @@ function open(buf: Buffer, where: string): Promise<ZipFile> {
   });
 }
 
-function readData(zip: ZipFile, e: Entry, where: string, count: (n: number) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(e, (err, stream) => {
-      if (err || !stream) return reject(archiveInvalid(where, `entry ${JSON.stringify(e.fileName)}: ${err?.message ?? 'unreadable'}`));
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => {
-        try {
-          count(c.length);
-          chunks.push(c);
-        } catch (limit) {
-          stream.destroy();
-          reject(limit);
-        }
-      });
-      stream.on('error', (e2: Error) => reject(archiveInvalid(where, `entry ${JSON.stringify(e.fileName)}: ${e2.message}`)));
-      stream.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-  });
+/**
+ * An entry's stored (compressed) bytes, sliced from the buffer after its local header: the zip is
+ * already in memory, and a stream per entry costs more than the inflate itself.
+ */
+function rawData(buf: Buffer, e: Entry, where: string): Buffer {
+  const at = e.relativeOffsetOfLocalHeader;
+  const name = JSON.stringify(e.fileName);
+  if (e.generalPurposeBitFlag & 1) throw archiveInvalid(where, `entry ${name} is encrypted`);
+  if (at + 30 > buf.length || buf.readUInt32LE(at) !== 0x04034b50) throw archiveInvalid(where, `entry ${name}: no local header at offset ${at}`);
+  const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
+  if (start + e.compressedSize > buf.length) throw archiveInvalid(where, `entry ${name} runs past the end of the archive`);
+  return buf.subarray(start, start + e.compressedSize);
+}
+
+/** Inflates at most what the archive's budget has left (a bomb stops there, whatever its header says), then checks size and CRC. */
+function inflate(raw: Buffer, e: Entry, where: string, room: number): Buffer {
+  const name = JSON.stringify(e.fileName);
+  let data: Buffer;
+  if (e.compressionMethod === 0) data = raw;
+  else if (e.compressionMethod === 8) {
+    try {
+      data = inflateRawSync(raw, { maxOutputLength: Math.max(1, room + 1) });
+    } catch (x) {
+      const tooBig = (x as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+      throw archiveInvalid(where, tooBig ? `entry ${name} inflates past the archive's byte limit` : `entry ${name}: ${(x as Error).message}`);
+    }
+  } else throw archiveInvalid(where, `entry ${name} uses compression method ${e.compressionMethod} (only stored and deflate are read)`);
+  if (data.length !== e.uncompressedSize || crc32(data) !== e.crc32) throw archiveInvalid(where, `entry ${name} does not match its header (size or CRC)`);
+  return data;
 }
 
 /**
  * Every entry of a zip under the archive rules: names must stay inside it,
- * entries and unpacked bytes are counted against the limits as they are
- * inflated (a bomb stops at the limit, whatever its headers claim), links and
+ * entries and unpacked bytes are counted against the limits, inflating never
+ * past what is left (a bomb stops at the limit, whatever its headers claim), links and
  * devices come back as such, without data, for intake to refuse.
  */
 export async function readZip(buf: Buffer, where: string, limits: ArchiveLimits): Promise<RawEntry[]> {
@@ -70,7 +82,9 @@ export async function readZip(buf: Buffer, where: string, limits: ArchiveLimits)
             if (kind !== 'file') out.push({ path, kind, data: Buffer.alloc(0) });
             else {
               if (e.uncompressedSize > limits.maxBytes) throw archiveInvalid(where, `entry ${JSON.stringify(e.fileName)} claims ${e.uncompressedSize} bytes (limit ${limits.maxBytes})`);
-              out.push({ path, kind, data: await readData(zip, e, where, b.bytes) });
+              const data = inflate(rawData(buf, e, where), e, where, b.remaining());
+              b.bytes(data.length);
+              out.push({ path, kind, data });
             }
           }
           zip.readEntry();
