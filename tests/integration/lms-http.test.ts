@@ -73,6 +73,15 @@ describe('POST /batches with zips', () => {
     expect([r.status, r.submission.lms?.late, r.submission.files.map((f) => f.path)]).toEqual(['graded', true, ['leap.js']]);
   });
 
+  it('OpenAPI documents the archive bodies and ?from=', async () => {
+    const { a } = await app();
+    const post = (await a.inject({ url: '/openapi.json' })).json().paths['/batches'].post;
+    expect([Object.keys(post.requestBody.content), post.parameters.find((p: { name: string }) => p.name === 'from').schema.enum]).toEqual([
+      ['application/json', 'application/x-tar', 'application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed'],
+      ['canvas', 'moodle', 'blackboard', 'gradescope', 'auto'],
+    ]);
+  });
+
   it('a plain zip of folders is read like the tar; an escaping entry is refused with 400', async () => {
     const { a, batches } = await app();
     const res = await a.inject({ method: 'POST', url: '/batches?rubric=leap', headers, payload: await buildZip([{ name: 'alice/leap.js', content: GOOD }, { name: 'bob.js', content: GOOD }]) });

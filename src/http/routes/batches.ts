@@ -26,10 +26,13 @@ async function fromArchive(body: Buffer, rubricId: string | undefined, from: str
   return { rubric: rubricId, submissions };
 }
 
+/** The archive bodies POST /batches takes (a tar, gzipped or not, or a zip; the content is sniffed, not trusted). */
+export const ARCHIVE_TYPES = ['application/x-tar', 'application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed'] as const;
+
 export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // A tar, gzipped tar or zip of `<submission-id>/<files>` (or top-level single files), with ?rubric=<id>;
   // with ?from=canvas|moodle|blackboard|gradescope|auto, an LMS download instead.
-  for (const type of ['application/x-tar', 'application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed']) {
+  for (const type of ARCHIVE_TYPES) {
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: ARCHIVE_LIMITS.maxBytes }, (_req, body, done) => done(null, body));
   }
   app.post<{ Querystring: { rubric?: string; from?: string } }>('/batches', { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes }, async (req, reply) => {
