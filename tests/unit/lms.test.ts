@@ -87,6 +87,13 @@ describe('LMS download formats', () => {
     ]);
   });
 
+  it('Gradescope metadata of another shape reads as absent: the folder names the student', async () => {
+    for (const meta of ['- just\n- a list\n', 'submission_5001: 42\n', 'submission_5001:\n  :submitters: oops\n', 'submission_5001:\n  :submitters: [null, 3]\n']) {
+      const r = await read([{ name: 'submission_metadata.yml', content: meta }, { name: 'submission_5001/leap.js', content: code }]);
+      expect(r.subs.map((s) => [s.id, s.lms.userId, s.lms.name])).toEqual([['submission-5001', 'submission_5001', '']]);
+    }
+  });
+
   it('with --from named, entries its naming does not explain are listed, not guessed at', async () => {
     const r = await read([{ name: 'obrien_4821_1_leap.js', content: code }, { name: 'README.txt', content: 'x' }], 'canvas');
     expect([r.unmatched, r.subs.map((s) => s.id)]).toEqual([['README.txt'], ['obrien-4821']]);

@@ -44,9 +44,12 @@ export const gradescope: LmsFormat = {
       else unmatched.push(e.path);
     }
     const attempts = [...byFolder.entries()].map(([folder, files]) => {
-      const m = meta[folder] ?? {};
-      const who = (m.submitters ?? [])[0] ?? {};
-      const names = (m.submitters ?? []).map((s) => str(s.name)).filter((n): n is string => n !== null);
+      // The metadata is the download's text too: any shape that is not the documented one reads as absent.
+      const raw = meta && typeof meta === 'object' ? meta[folder] : undefined;
+      const m = raw && typeof raw === 'object' ? raw : {};
+      const submitters = (Array.isArray(m.submitters) ? m.submitters : []).filter((s): s is Submitter => !!s && typeof s === 'object');
+      const who = submitters[0] ?? {};
+      const names = submitters.map((s) => str(s.name)).filter((n): n is string => n !== null);
       const sid = (FOLDER.exec(folder) as RegExpExecArray)[1] as string;
       return {
         identity: {
