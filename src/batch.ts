@@ -14,12 +14,16 @@ import { asEvigradeError, failedReport, judgeReport } from './pipeline.js';
 import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
+import { submissionFromMap } from './stages/intake-map.js';
+import { withLms, type LmsSubmission } from './stages/lms/submissions.js';
 import { gradesCsv, summarise } from './stages/summary.js';
 
 export interface BatchOptions {
   readonly submissionsDir: string;
   readonly outDir: string;
   readonly force: boolean;
+  /** Submissions already read from an LMS download (`grade --from`): graded instead of the folder's entries. */
+  readonly prepared?: readonly LmsSubmission[];
 }
 
 /** What the submitting side needs: the queue that grades, the judge, a clock and the tool versions. */
@@ -50,6 +54,7 @@ interface Entry {
   readonly id: string;
   readonly path: string;
   readonly invalidName: string | null;
+  readonly prepared?: LmsSubmission;
 }
 
 export async function listEntries(dir: string): Promise<Entry[]> {
@@ -68,6 +73,13 @@ export async function listEntries(dir: string): Promise<Entry[]> {
     out.push({ id, path: join(dir, d.name), invalidName: invalid });
   }
   return out;
+}
+
+/** A download's submission through the file-map intake rules; the download's own ignored entries stay listed. */
+function preparedSubmission(p: LmsSubmission, rubric: Rubric): Submission {
+  if (p.error) throw new EvigradeError(p.error.code, p.error.message, { submission: p.id });
+  const sub = submissionFromMap(p.files, p.id, rubric.spec.limits);
+  return { ...sub, ignored: [...p.ignored, ...sub.ignored] };
 }
 
 /** A report already on disk counts as done if it is valid and for the same rubric and submission. */
@@ -93,7 +105,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
   if (e.invalidName) return fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`));
   let sub: Submission;
   try {
-    sub = await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+    sub = e.prepared ? preparedSubmission(e.prepared, rubric) : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
   } catch (err) {
     return fail(emptySubmission(e.id), asEvigradeError(err));
   }
@@ -124,7 +136,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
  */
 export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: BatchPorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
   await makeOutputDir(opts.outDir);
-  const entries = await listEntries(opts.submissionsDir);
+  const entries = opts.prepared ? opts.prepared.map((p) => ({ id: p.id, path: '', invalidName: null, prepared: p })) : await listEntries(opts.submissionsDir);
   // Each submission in flight listens for the interrupt: hundreds at once with a remote queue.
   setMaxListeners(ports.queue.capacity + 16, signal);
   const reports: Report[] = [];
@@ -136,7 +148,8 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   const maxPending = Math.max(8, ports.queue.capacity * 4);
   const finish = async (e: Entry, g: Graded): Promise<void> => {
     const fromDisk = 'reused' in g && g.reused;
-    const report = 'det' in g ? await judgeReport(g.det, g.sub, rubric, ports) : g.report;
+    const graded = 'det' in g ? await judgeReport(g.det, g.sub, rubric, ports) : g.report;
+    const report = withLms(graded, e.prepared?.lms);
     if (fromDisk) reused++;
     else {
       await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);

@@ -20,13 +20,14 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 const HELP = `evigrade — evidence-grounded code grading
 
-  evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir>
+  evigrade grade <submissions-dir|download.zip> --rubric <rubric.yaml> --out <dir>
+        [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all]
         [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
         [--queue redis://host:port] [--db <postgres://…|folder>]
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
-  evigrade report <out-dir> [--max-points N]
+  evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
   evigrade verify --history --db <postgres://…|folder>
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]

@@ -1,7 +1,11 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Rubric } from '../src/domain/rubric.js';
-import { buildRubric } from '../src/adapters/fs/rubric-loader.js';
+import { buildRubric, loadRubric } from '../src/adapters/fs/rubric-loader.js';
+import type { BatchPorts } from '../src/batch.js';
+import { EvigradeError } from '../src/domain/errors.js';
+import { createLocalQueue } from '../src/queue/local.js';
+import type { RubricStore } from '../src/server/rubric-store.js';
 import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
@@ -64,3 +68,19 @@ export async function gradeInline(backend: ProcessBackendId, rubric: Rubric, fil
 export const statuses = (r: Report): Record<string, string> => Object.fromEntries(r.tests.map((t) => [t.name, t.status]));
 export const flagCodes = (r: Report): string[] => r.flags.map((f) => f.code).sort();
 export const eventKinds = (r: Report): string[] => r.sandbox.violations.map((v) => v.event);
+
+/** The leap rubric collected in this machine's sandbox, as a one-rubric store, and in-process grading ports (the HTTP tests' service). */
+export async function leapService(): Promise<{ ports: BatchPorts; rubrics: RubricStore }> {
+  const sandbox = await sandboxFor(await firstBackend());
+  const rubric = await loadRubric(join(ROOT, 'rubrics', 'leap', 'rubric.yaml'));
+  const loaded = { rubric, expected: await collectExpected(rubric, sandbox) };
+  const rubrics = {
+    get: (id: string) => {
+      if (id !== 'leap') throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${id}" (known: leap)`);
+      return loaded;
+    },
+    list: () => [loaded],
+  };
+  const queue = createLocalQueue({ sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
+  return { rubrics, ports: { queue, judge: null, now: () => new Date(), tools: {} } };
+}

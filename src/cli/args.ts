@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EvigradeError } from '../domain/errors.js';
 import { SANDBOX_CHOICES, type SandboxChoice } from '../adapters/sandbox/registry.js';
 import { JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
+import { LMS_SYSTEMS, LMS_TARGETS, type AttemptChoice, type LmsSystem, type LmsTarget } from '../domain/lms.js';
 
 export interface GradeArgs {
   readonly submissions: string;
@@ -18,6 +19,10 @@ export interface GradeArgs {
   readonly queueUrl: string | null;
   /** --db postgres://… or a folder: record every grading in the history; null: the config or files only. */
   readonly db: string | null;
+  /** --from: read the path as this LMS's download (a .zip path alone means auto); null: a submissions folder. */
+  readonly from: LmsSystem | 'auto' | null;
+  /** --attempts: the latest attempt per student (default) or every attempt as its own submission. */
+  readonly attempts: AttemptChoice;
 }
 
 const usage = (msg: string): never => {
@@ -46,8 +51,10 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     'judge-model': { type: 'string', multiple: true },
     queue: { type: 'string' },
     db: { type: 'string' },
+    from: { type: 'string' },
+    attempts: { type: 'string' },
   });
-  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir> --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]');
+  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir|archive.zip> [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all] --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]');
   const rubric = values.rubric;
   const out = values.out;
   if (typeof rubric !== 'string') usage('grade: --rubric <rubric.yaml> is required');
@@ -66,7 +73,17 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
     queueUrl: queueUrl('grade', values.queue),
     db: typeof values.db === 'string' ? values.db : null,
+    ...lmsFlags(positionals[0] as string, values.from, values.attempts),
   };
+}
+
+function lmsFlags(path: string, from: unknown, attempts: unknown): { from: LmsSystem | 'auto' | null; attempts: AttemptChoice } {
+  const choices = [...LMS_SYSTEMS, 'auto'];
+  if (from !== undefined && !choices.includes(String(from))) usage(`grade: --from must be one of ${choices.join(', ')}, got "${String(from)}"`);
+  if (attempts !== undefined && attempts !== 'latest' && attempts !== 'all') usage(`grade: --attempts must be latest or all, got "${String(attempts)}"`);
+  const f = (from as LmsSystem | 'auto' | undefined) ?? (/\.zip$/i.test(path) ? 'auto' : null);
+  if (f === null && attempts !== undefined) usage('grade: --attempts applies to an LMS download (--from)');
+  return { from: f, attempts: (attempts as AttemptChoice | undefined) ?? 'latest' };
 }
 
 /** --queue takes a redis:// URL (the wait list of `serve` is --backlog). */
@@ -173,10 +190,17 @@ export function parseWorkerArgs(argv: string[], defaultConcurrency: number): Wor
   };
 }
 
-export function parseReportArgs(argv: string[]): { outDir: string; maxPoints: number } {
-  const { values, positionals } = parse(argv, { 'max-points': { type: 'string' } });
-  if (positionals.length !== 1) usage('usage: evigrade report <out-dir> [--max-points N]');
-  return { outDir: positionals[0] as string, maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000) };
+export function parseReportArgs(argv: string[]): { outDir: string; maxPoints: number; to: LmsTarget | null; roster: string | null } {
+  const { values, positionals } = parse(argv, { 'max-points': { type: 'string' }, to: { type: 'string' }, roster: { type: 'string' } });
+  if (positionals.length !== 1) usage('usage: evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]');
+  if (values.to !== undefined && !(LMS_TARGETS as readonly unknown[]).includes(values.to)) usage(`report: --to must be one of ${LMS_TARGETS.join(', ')}, got "${String(values.to)}"`);
+  if (values.roster !== undefined && values.to === undefined) usage('report: --roster goes with --to (it adds the students with no submission to the import file)');
+  return {
+    outDir: positionals[0] as string,
+    maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000),
+    to: (values.to as LmsTarget | undefined) ?? null,
+    roster: typeof values.roster === 'string' ? values.roster : null,
+  };
 }
 
 export function parseVerifyArgs(argv: string[]): { report: string; rubric: string | null; submission: string | null; sandbox: SandboxChoice } {

@@ -1,10 +1,12 @@
 // `evigrade grade`: a folder of submissions, graded and judged, reports written as they finish.
 import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
+import type { Download } from '../adapters/archive/download.js';
 import type { HistoryStore } from '../adapters/store/history.js';
 import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
+import { entryFileName } from '../adapters/fs/intake.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { killAllJobs } from '../adapters/sandbox/process-runner.js';
 import { gradeBatch, listEntries, type BatchPorts } from '../batch.js';
@@ -18,11 +20,14 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
   const tty = process.stderr.isTTY === true;
   // Before any sandbox or queue: an empty folder is almost always the wrong folder.
-  if ((await listEntries(args.submissions)).length === 0) {
+  if (!args.from && (await listEntries(args.submissions)).length === 0) {
     throw new EvigradeError('USAGE', `no submissions in "${args.submissions}": expected one file or folder per student (hidden files are ignored)`);
   }
   const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
   const rubric = await loadRubric(args.rubric);
+  // An LMS download is read (and refused, if it must be) before any sandbox starts.
+  const download = args.from ? await (await import('../adapters/archive/download.js')).readDownload(args.submissions, args.from, args.attempts, entryFileName(rubric.spec.entry, rubric.spec.language)) : null;
+  if (download) log.info({ system: download.system, submissions: download.submissions.length, unmatched: download.unmatched }, 'LMS download read');
   const config = await loadConfig(args.config);
   const url = args.queueUrl ?? config.queue.url;
   const dbAt = args.db ?? config.db.url;
@@ -30,14 +35,14 @@ export async function run(argv: string[]): Promise<number> {
   const history = dbAt ? await (await import('../adapters/store/history.js')).openHistory(dbAt) : null;
   if (history) log.info({ history: history.label }, 'recording the grading history');
   try {
-    return await gradeWith(args, rubric, config, url, history, log, tty);
+    return await gradeWith(args, rubric, config, url, history, log, tty, download);
   } finally {
     await history?.close();
   }
 }
 
 async function gradeWith(
-  args: GradeArgs, rubric: Rubric, config: Config, url: string | null, history: HistoryStore | null, log: Logger, tty: boolean,
+  args: GradeArgs, rubric: Rubric, config: Config, url: string | null, history: HistoryStore | null, log: Logger, tty: boolean, download: Download | null,
 ): Promise<number> {
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
     const judge = judgeFor(args, config, queue);
@@ -52,7 +57,7 @@ async function gradeWith(
     process.once('SIGTERM', onSignal);
     const progress = await progressReporter(log, tty);
     try {
-      const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force };
+      const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force, ...(download && { prepared: download.submissions }) };
       const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
       const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
       progress.stop();

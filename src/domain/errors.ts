@@ -26,6 +26,7 @@ export const ERROR_TABLE = {
   AUTH_INVALID: { http: 403, exit: 2, summary: 'The bearer API key is not one of the configured keys.' },
   NOT_FOUND: { http: 404, exit: 2, summary: 'No such route, batch or report.' },
   BODY_INVALID: { http: 400, exit: 2, summary: 'The request body fails validation; the message names each field path and what was expected.' },
+  ARCHIVE_INVALID: { http: 400, exit: 2, summary: 'An archive or LMS download is refused as a whole: unreadable, an entry escaping it, over the size or entry limit (an archive bomb), or not in the format named by --from.' },
   BODY_TOO_LARGE: { http: 413, exit: 2, summary: 'The request body is larger than the server accepts.' },
   RATE_LIMITED: { http: 429, exit: 2, summary: 'Too many requests for this API key; Retry-After says when to come back.' },
   QUEUE_FULL: { http: 503, exit: 4, summary: 'Every grading slot and queue place is taken; Retry-After says when to come back.' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors.js';
 import { JudgeReportSchema } from './judge.js';
+import { LmsIdentitySchema } from './lms.js';
 import { UNMEASURABLE } from './analysis.js';
 
 export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
@@ -114,6 +115,8 @@ export const ReportSchema = z
         sha256: z.string(),
         files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative() }).strict()),
         ignored: z.array(z.string()),
+        /** Set when the submission came from an LMS download (`grade --from`): who it belongs to there. */
+        lms: LmsIdentitySchema.optional(),
       })
       .strict(),
     rubric: z

@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchRequest, BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
+import type { LmsIdentity } from '../domain/lms.js';
 import { ReportSchema, type DeterministicReport, type Report, type Summary } from '../domain/report.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
 import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
 import { submissionFromMap } from '../stages/intake-map.js';
+import { withLms } from '../stages/lms/submissions.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
@@ -38,7 +40,7 @@ interface Manifest {
 /** A batch as stored: each submission's files, or the intake error that rejects it (from an archive). */
 export interface BatchInput {
   readonly rubric: string;
-  readonly submissions: readonly { id: string; files: Record<string, string>; error?: { code: ErrorCode; message: string } | null }[];
+  readonly submissions: readonly { id: string; files: Record<string, string>; error?: { code: ErrorCode; message: string } | null; lms?: LmsIdentity }[];
 }
 
 export interface BatchService {
@@ -88,8 +90,12 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
   };
 
   async function gradeOne(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
+    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as { files: Record<string, string>; error: { code: ErrorCode; message: string } | null; lms?: LmsIdentity };
+    return withLms(await gradeInput(m, sub, input, onStart), input.lms);
+  }
+
+  async function gradeInput(m: Manifest, sub: string, input: { files: Record<string, string>; error: { code: ErrorCode; message: string } | null }, onStart: (where: string) => void): Promise<Report> {
     const { rubric, expected } = rubrics.get(m.rubric);
-    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as { files: Record<string, string>; error: { code: ErrorCode; message: string } | null };
     let submission: Submission;
     try {
       if (input.error) throw new EvigradeError(input.error.code, input.error.message);
@@ -166,7 +172,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       await mkdir(join(root, id, 'input'), { recursive: true });
       await mkdir(join(root, id, 'reports'), { recursive: true });
       for (const s of req.submissions) {
-        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ files: s.files, error: 'error' in s ? (s.error ?? null) : null }));
+        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ files: s.files, error: 'error' in s ? (s.error ?? null) : null, lms: 'lms' in s ? s.lms : undefined }));
       }
       const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id), requestedBy };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));

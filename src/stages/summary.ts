@@ -57,7 +57,7 @@ function judgeTotals(reports: readonly Report[]): Summary['judge'] {
 }
 
 /** Quote every cell; neutralise spreadsheet formulas (a cell starting with = + - @). */
-function cell(v: string | number | null): string {
+export function cell(v: string | number | null): string {
   let s = v === null ? '' : String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return `"${s.replace(/"/g, '""')}"`;

@@ -11,17 +11,13 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
-import { EvigradeError } from '../../src/domain/errors.js';
 import { ReportSchema } from '../../src/domain/report.js';
 import { buildApp, type AppDeps } from '../../src/http/app.js';
 import { createBatchService } from '../../src/server/batches.js';
 import type { RubricStore } from '../../src/server/rubric-store.js';
 import { createSlots } from '../../src/server/slots.js';
-import { collectExpected } from '../../src/pipeline.js';
 import type { BatchPorts } from '../../src/batch.js';
-import { createLocalQueue } from '../../src/queue/local.js';
-import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
+import { leapService } from '../helpers.js';
 
 const KEY = 'test-key-0123456789abcdef';
 const auth = { authorization: `Bearer ${KEY}` };
@@ -31,18 +27,7 @@ const SLOW = 'const t = Date.now(); while (Date.now() - t < 700); export const i
 let ports: BatchPorts;
 let rubrics: RubricStore;
 beforeAll(async () => {
-  const sandbox = await sandboxFor(await firstBackend());
-  const rubric = await loadRubric(join(ROOT, 'rubrics', 'leap', 'rubric.yaml'));
-  const loaded = { rubric, expected: await collectExpected(rubric, sandbox) };
-  rubrics = {
-    get: (id) => {
-      if (id !== 'leap') throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${id}" (known: leap)`);
-      return loaded;
-    },
-    list: () => [loaded],
-  };
-  const queue = createLocalQueue({ sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
-  ports = { queue, judge: null, now: () => new Date(), tools: {} };
+  ({ ports, rubrics } = await leapService());
 });
 
 

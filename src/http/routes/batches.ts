@@ -4,6 +4,7 @@ import { BatchRequestSchema, type BatchRequest } from '../../domain/api.js';
 import type { BatchInput } from '../../server/batches.js';
 import { ARCHIVE_LIMITS, submissionsFromArchive } from '../../server/archive.js';
 import { EvigradeError } from '../../domain/errors.js';
+import { LMS_SYSTEMS, type LmsSystem } from '../../domain/lms.js';
 import type { AppDeps } from '../app.js';
 import { bodyError } from '../errors.js';
 
@@ -15,22 +16,28 @@ function parseJson(body: unknown): BatchRequest {
   return parsed.data;
 }
 
-async function fromArchive(body: Buffer, rubricId: string | undefined, deps: AppDeps): Promise<BatchInput> {
+async function fromArchive(body: Buffer, rubricId: string | undefined, from: string | undefined, deps: AppDeps): Promise<BatchInput> {
   if (!rubricId) throw new EvigradeError('BODY_INVALID', 'rubric: an archive upload needs ?rubric=<id>', { fields: [{ path: 'rubric', message: 'required' }] });
   const { rubric } = deps.rubrics.get(rubricId);
-  const submissions = await submissionsFromArchive(body, entryFileName(rubric.spec.entry, rubric.spec.language));
+  const choices: readonly string[] = [...LMS_SYSTEMS, 'auto'];
+  if (from !== undefined && !choices.includes(from)) throw new EvigradeError('BODY_INVALID', `from: must be one of ${choices.join(', ')}`, { fields: [{ path: 'from', message: `one of ${choices.join(', ')}` }] });
+  const submissions = await submissionsFromArchive(body, entryFileName(rubric.spec.entry, rubric.spec.language), (from as LmsSystem | 'auto' | undefined) ?? null);
   if (submissions.length === 0) throw new EvigradeError('BODY_INVALID', 'archive: no submission in it');
   return { rubric: rubricId, submissions };
 }
 
+/** The archive bodies POST /batches takes (a tar, gzipped or not, or a zip; the content is sniffed, not trusted). */
+export const ARCHIVE_TYPES = ['application/x-tar', 'application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed'] as const;
+
 export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  // A tar or gzipped tar of `<submission-id>/<files>` (or top-level single files), with ?rubric=<id>.
-  for (const type of ['application/x-tar', 'application/gzip', 'application/x-gzip']) {
+  // A tar, gzipped tar or zip of `<submission-id>/<files>` (or top-level single files), with ?rubric=<id>;
+  // with ?from=canvas|moodle|blackboard|gradescope|auto, an LMS download instead.
+  for (const type of ARCHIVE_TYPES) {
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: ARCHIVE_LIMITS.maxBytes }, (_req, body, done) => done(null, body));
   }
-  app.post<{ Querystring: { rubric?: string } }>('/batches', { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes }, async (req, reply) => {
+  app.post<{ Querystring: { rubric?: string; from?: string } }>('/batches', { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes }, async (req, reply) => {
     if (deps.slots.stats().draining) throw new EvigradeError('SHUTTING_DOWN', 'the server is shutting down and takes no new batches');
-    const input = Buffer.isBuffer(req.body) ? await fromArchive(req.body, req.query.rubric, deps) : parseJson(req.body);
+    const input = Buffer.isBuffer(req.body) ? await fromArchive(req.body, req.query.rubric, req.query.from, deps) : parseJson(req.body);
     const status = await deps.batches.create(input, req.keyId ?? 'unknown');
     return reply.code(202).header('location', `/batches/${status.id}`).send(status);
   });

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BatchRequestSchema, BatchStatusSchema, ErrorBodySchema, GradeRequestSchema } from '../../domain/api.js';
+import { LMS_SYSTEMS } from '../../domain/lms.js';
 import { ReportSchema, SummarySchema } from '../../domain/report.js';
+import { ARCHIVE_TYPES } from './batches.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string) => ({ content: { 'application/json': { schema: ref(name) } } });
@@ -23,7 +25,15 @@ export function openapiDocument(): Record<string, unknown> {
       '/grade': { post: { summary: 'Grade one submission', requestBody: json('GradeRequest'), responses: { '200': { description: 'the audit report', ...json('Report') }, '503': { description: 'queue full or shutting down (Retry-After)', ...json('Error') }, ...errors } } },
       '/rubrics': { get: { summary: 'Rubrics (public fields only)', responses: { '200': { description: 'rubrics' } } } },
       '/rubrics/{id}': { get: { summary: 'One rubric (public fields only)', parameters: byId, responses: { '200': { description: 'rubric' }, '404': json('Error') } } },
-      '/batches': { post: { summary: 'Start a batch', requestBody: json('BatchRequest'), responses: { '202': { description: 'accepted', ...json('BatchStatus') }, ...errors } } },
+      '/batches': { post: {
+        summary: 'Start a batch: JSON, or an archive (tar, gzipped tar, zip) with ?rubric=; ?from= reads it as an LMS download',
+        parameters: [
+          { name: 'rubric', in: 'query', required: false, schema: { type: 'string' }, description: 'required with an archive body' },
+          { name: 'from', in: 'query', required: false, schema: { enum: [...LMS_SYSTEMS, 'auto'] }, description: 'the archive is this LMS\'s bulk download' },
+        ],
+        requestBody: { content: { ...json('BatchRequest').content, ...Object.fromEntries(ARCHIVE_TYPES.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) } },
+        responses: { '202': { description: 'accepted', ...json('BatchStatus') }, ...errors },
+      } },
       '/batches/{id}': { get: { summary: 'Batch progress', parameters: byId, responses: { '200': json('BatchStatus'), '404': json('Error') } } },
       '/batches/{id}/events': { get: { summary: 'Server-sent events: progress, started (where each submission runs), submission, done', parameters: byId, responses: { '200': { description: 'text/event-stream' } } } },
       '/batches/{id}/reports/{submission}': { get: { summary: 'One report of a batch', parameters: [...byId, { name: 'submission', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': json('Report'), '404': json('Error') } } },
