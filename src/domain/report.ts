@@ -3,6 +3,7 @@ import { ErrorCodeSchema } from './errors.js';
 import { JudgeReportSchema } from './judge.js';
 import { LmsIdentitySchema } from './lms.js';
 import { UNMEASURABLE } from './analysis.js';
+import { QUALITY_POLICIES } from './rubric.js';
 
 export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
 export const TestStatusSchema = z.enum(TEST_STATUSES);
@@ -87,6 +88,13 @@ export const DeterministicScoresSchema = z
   .strict();
 export type DeterministicScores = z.infer<typeof DeterministicScoresSchema>;
 
+const measuredPair = z.object({ style: score, complexity: score }).strict();
+/** How the rubric's quality policy turned measured style and complexity into credited ones. */
+export const QualityCreditSchema = z
+  .object({ policy: z.enum(QUALITY_POLICIES), factor: z.number().min(0).max(1), measured: measuredPair, credited: measuredPair, reason: z.string() })
+  .strict();
+export type QualityCredit = z.infer<typeof QualityCreditSchema>;
+
 export const CRITERIA = ['correctness', 'edge_cases', 'style', 'complexity'] as const;
 /** A criterion that carries no measured score, and why: never silent. */
 export const UnmeasuredSchema = z.object({ criterion: z.enum(CRITERIA), reason: z.string() }).strict();
@@ -127,6 +135,8 @@ export const ReportSchema = z
         complexity: z.object({ max_loop_nesting: z.number(), max_cyclomatic: z.number() }).strict(),
         /** The rubric's analysis limits and policy (absent in reports older than the field: files left out). */
         analysis: z.object({ max_code_kb: z.number(), cpu_ms: z.number(), unmeasurable: z.enum(['zero', 'exclude']) }).strict().optional(),
+        /** The rubric's quality policy (absent in reports older than the field: independent). */
+        quality: z.enum(QUALITY_POLICIES).optional(),
         maxAdjustment: z.number(),
       })
       .strict(),
@@ -150,6 +160,8 @@ export const ReportSchema = z
         basis: z.string(),
         /** Criteria without a measured score and why (absent in reports older than the field). */
         unmeasured: z.array(UnmeasuredSchema).optional(),
+        /** The quality policy that applied (absent in reports older than the field: independent). */
+        quality: QualityCreditSchema.optional(),
       })
       .strict(),
     flags: z.array(FlagSchema),
@@ -168,7 +180,7 @@ export type Report = z.infer<typeof ReportSchema>;
  * (stages/judgement.ts) turns it into the Report, once.
  */
 export const DeterministicReportSchema = ReportSchema.omit({ judge: true, scores: true })
-  .extend({ scores: z.object({ deterministic: DeterministicScoresSchema, unmeasured: z.array(UnmeasuredSchema) }).strict() })
+  .extend({ scores: z.object({ deterministic: DeterministicScoresSchema, unmeasured: z.array(UnmeasuredSchema), quality: QualityCreditSchema.optional() }).strict() })
   .strict();
 export type DeterministicReport = z.infer<typeof DeterministicReportSchema>;
 

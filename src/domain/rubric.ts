@@ -34,6 +34,13 @@ export const AnalysisLimitsSchema = z
   })
   .strict();
 
+/**
+ * How style and complexity relate to the tests: `scaled` (default) credits them in proportion to the
+ * weighted tests passed, `gated` in full once any test passes, `independent` whatever the tests say.
+ */
+export const QUALITY_POLICIES = ['scaled', 'gated', 'independent'] as const;
+export type QualityPolicy = (typeof QUALITY_POLICIES)[number];
+
 const unit = z.number().min(0).max(1);
 export const CriteriaSchema = z
   .object({ correctness: unit.default(0.6), edge_cases: unit.default(0.2), style: unit.default(0.1), complexity: unit.default(0.1) })
@@ -78,6 +85,7 @@ export const RubricSchema = z
     complexity: z.object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) }).strict().optional(),
     lint: LintSpecSchema.default(LintSpecSchema.parse({})),
     analysis: AnalysisLimitsSchema.default(AnalysisLimitsSchema.parse({})),
+    quality: z.enum(QUALITY_POLICIES).default('scaled').describe('style and complexity credited in proportion to the tests passed (scaled), only once one passes (gated), or regardless (independent)'),
     reference: relPath.optional(),
     /** Further Node built-ins the submission may load (absent: the default set only). */
     builtins: z.array(z.enum(GRANTABLE_BUILTINS)).optional(),

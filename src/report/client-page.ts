@@ -99,7 +99,7 @@ function buildSubmission(r, i) {
   add(sp, kv([
     ['Blend weights', 'deterministic ' + fmt(w.deterministic) + ', LLM ' + fmt(w.llm)], ['LLM applied', yes(bl.applied)],
     ['Blend reason', str(bl.reason), 'blend-reason'], ['Basis', str(sc.basis)],
-  ].concat(arr(sc.unmeasured).length ? [['Not measured', arr(sc.unmeasured).map(function (u) { return str(obj(u).criterion) + ': ' + str(obj(u).reason); }).join('; '), 'unmeasured']] : [],
+  ].concat(sc.quality ? [['Quality', str(obj(sc.quality).reason), 'quality']] : [], arr(sc.unmeasured).length ? [['Not measured', arr(sc.unmeasured).map(function (u) { return str(obj(u).criterion) + ': ' + str(obj(u).reason); }).join('; '), 'unmeasured']] : [],
     Object.keys(cw).length ? [['Criteria weights', Object.keys(cw).map(function (k) { return k + ' ' + fmt(cw[k]); }).join(', ')]] : []), 'data-field'));
   add(s, sp);
 

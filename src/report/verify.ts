@@ -2,6 +2,7 @@ import { ReportSchema, type DeterministicReport, type Report, type TestResult } 
 import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis-scores.js';
 import { auditJudge } from '../stages/audit.js';
 import { blend } from '../stages/blend.js';
+import { creditJudge, creditQuality, LEGACY_QUALITY } from '../stages/quality.js';
 import { deterministicScores } from '../stages/scores.js';
 import { unmeasuredCriteria } from '../stages/unmeasured.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
@@ -31,7 +32,10 @@ export function checkReport(r: Report): Difference[] {
   }
   diff(out, 'sandbox.violations', r.sandbox.violations.map((v) => v.id), S.map((s) => s.id));
   const policy = r.rubric.analysis?.unmeasurable ?? 'exclude';
-  const det = deterministicScores(r.tests, r.rubric.criteria, { style: styleFromEvidence(rest, policy), complexity: complexityFromEvidence(rest, r.rubric.complexity, policy) });
+  const measured = { style: styleFromEvidence(rest, policy), complexity: complexityFromEvidence(rest, r.rubric.complexity, policy) };
+  const quality = creditQuality(measured, r.tests, r.rubric.quality ?? LEGACY_QUALITY);
+  if (r.scores.quality || r.rubric.quality) diff(out, 'scores.quality', r.scores.quality ?? 'missing', quality);
+  const det = deterministicScores(r.tests, r.rubric.criteria, quality.credited);
   diff(out, 'scores.deterministic', r.scores.deterministic, det);
   if (r.scores.unmeasured && r.status === 'graded') {
     const again = unmeasuredCriteria(det, r.rubric.criteria, r.tests, rest, policy);
@@ -46,7 +50,7 @@ const pick = (t: TestResult) => ({ name: t.name, status: t.status, weight: t.wei
 
 function checkBlend(r: Report, out: Difference[]): void {
   const det = r.scores.deterministic;
-  const output = r.judge.output;
+  const output = r.judge.output ? creditJudge(r.judge.output, r.scores.quality) : null;
   const judgeFlags = output && r.status === 'graded' ? auditJudge(output, r.evidence.items, det, r.rubric.maxAdjustment).map((f) => f.code) : [];
   const reported = r.flags.filter((f) => f.code.startsWith('judge.')).map((f) => f.code);
   for (const code of judgeFlags) if (!reported.includes(code)) out.push({ field: 'flags', report: `no ${code}`, recomputed: `${code} (the auditor raises it on this judge output)` });

@@ -4,6 +4,7 @@ import type { Rubric } from '../domain/rubric.js';
 import { auditJudge } from './audit.js';
 import { blend } from './blend.js';
 import { PROMPT_VERSION } from './prompt.js';
+import { creditJudge } from './quality.js';
 
 export interface Judgement {
   readonly status: JudgeReport['status'];
@@ -23,16 +24,18 @@ function basisText(det: DeterministicReport, applied: boolean, model: string | n
   if (det.status !== 'graded') return `not graded (${det.status}): ${det.errors.map((e) => e.code).join(', ')}`;
   const missing = CRITERIA.filter((c) => det.scores.deterministic[c] === null);
   const renorm = missing.length ? `; ${missing.join(' and ')} not measured (see scores.unmeasured), so the criteria weights renormalise over the rest` : '';
-  return `${applied ? 'blended' : 'deterministic only'}: tests, lint and AST metrics${renorm}; ${applied ? `judge ${model}` : blendReason}`;
+  const quality = det.scores.quality ? `; quality ${det.scores.quality.reason}` : '';
+  return `${applied ? 'blended' : 'deterministic only'}: tests, lint and AST metrics${renorm}${quality}; ${applied ? `judge ${model}` : blendReason}`;
 }
 
 /** Audits the judge's answer, blends, and builds the Report: the only place one is made. Pure. */
 export function finalize(det: DeterministicReport, j: Judgement, rubric: Rubric): Report {
   const graded = det.status === 'graded';
-  const flags = j.output && graded ? auditJudge(j.output, det.evidence.items, det.scores.deterministic, rubric.spec.blend.max_adjustment) : [];
+  const credited = j.output ? creditJudge(j.output, det.scores.quality) : null;
+  const flags = credited && graded ? auditJudge(credited, det.evidence.items, det.scores.deterministic, rubric.spec.blend.max_adjustment) : [];
   const why = j.status === 'skipped' ? `LLM weight 0: judge skipped (${j.reason})` : j.status === 'failed' ? `LLM weight 0: no judge answered (${j.reason})` : 'LLM weight 0';
   const weights = { deterministic: rubric.spec.blend.deterministic, llm: rubric.spec.blend.llm };
-  const b = blend(det.scores.deterministic, graded ? j.output : null, flags.length, rubric.spec.criteria, weights, why);
+  const b = blend(det.scores.deterministic, graded ? credited : null, flags.length, rubric.spec.criteria, weights, why);
   const prompt = j.attempts.reduce((s, a) => s + a.promptTokens, 0);
   const completion = j.attempts.reduce((s, a) => s + a.completionTokens, 0);
   const judge: JudgeReport = {
@@ -49,6 +52,7 @@ export function finalize(det: DeterministicReport, j: Judgement, rubric: Rubric)
       blend: { weights: b.weights, applied: b.applied, reason: b.reason, perCriterion: b.perCriterion },
       basis: basisText(det, b.applied, j.model, b.reason),
       unmeasured: scores.unmeasured,
+      ...(scores.quality ? { quality: scores.quality } : {}),
     },
     flags: [...det.flags, ...flags],
     judge,
@@ -62,5 +66,5 @@ export function finalize(det: DeterministicReport, j: Judgement, rubric: Rubric)
 export function deterministicPart(report: Report): DeterministicReport {
   if (report.judge.status === 'answered') throw new Error('deterministicPart: the judge answered; its audit flags are part of the report');
   const { judge: _judge, scores, ...rest } = report;
-  return { ...rest, scores: { deterministic: scores.deterministic, unmeasured: scores.unmeasured ?? [] } };
+  return { ...rest, scores: { deterministic: scores.deterministic, unmeasured: scores.unmeasured ?? [], ...(scores.quality ? { quality: scores.quality } : {}) } };
 }

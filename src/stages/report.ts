@@ -8,6 +8,7 @@ import type { FileAnalysis } from '../domain/analysis.js';
 import { analysisEvidence, policyFlags } from './analysis-evidence.js';
 import { complexityFromEvidence, DEFAULT_COMPLEXITY_LIMITS, styleFromEvidence } from './analysis-scores.js';
 import { buildEvidence } from './evidence.js';
+import { creditQuality } from './quality.js';
 import { deterministicScores } from './scores.js';
 import { unmeasuredCriteria } from './unmeasured.js';
 
@@ -68,9 +69,9 @@ export function assembleReport(input: ReportInput): DeterministicReport {
   const evidenceA = analysisEvidence(input.analyses, limitsC);
   const measuredItems = [...evidenceA.lint, ...evidenceA.complexity];
   const policy = rubric.spec.analysis.unmeasurable;
-  const style = styleFromEvidence(measuredItems, policy);
-  const complexity = complexityFromEvidence(measuredItems, limitsC, policy);
-  const det = deterministicScores(input.tests, rubric.spec.criteria, { style, complexity });
+  const measured = { style: styleFromEvidence(measuredItems, policy), complexity: complexityFromEvidence(measuredItems, limitsC, policy) };
+  const quality = creditQuality(measured, input.tests, rubric.spec.quality);
+  const det = deterministicScores(input.tests, rubric.spec.criteria, quality.credited);
   const graded = input.status === 'graded';
   const unmeasured = graded ? unmeasuredCriteria(det, rubric.spec.criteria, input.tests, measuredItems, policy) : { unmeasured: [], flag: null };
   const limits: Record<string, number | string | boolean> = { ...rubric.spec.limits };
@@ -85,12 +86,12 @@ export function assembleReport(input: ReportInput): DeterministicReport {
     },
     rubric: {
       id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256, criteria: { ...rubric.spec.criteria }, complexity: { ...limitsC },
-      analysis: { ...rubric.spec.analysis }, maxAdjustment: rubric.spec.blend.max_adjustment,
+      analysis: { ...rubric.spec.analysis }, quality: rubric.spec.quality, maxAdjustment: rubric.spec.blend.max_adjustment,
     },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
     evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),
-    scores: { deterministic: det, unmeasured: unmeasured.unmeasured },
+    scores: { deterministic: det, unmeasured: unmeasured.unmeasured, quality },
     flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity), ...(unmeasured.flag ? [unmeasured.flag] : [])],
     timings: input.timings,
     errors: input.errors.map((e) => ({ code: e.code, message: e.message })),

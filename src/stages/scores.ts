@@ -1,15 +1,13 @@
 import type { Criteria } from '../domain/rubric.js';
 import type { DeterministicScores, TestResult } from '../domain/report.js';
 import { round2 } from '../util/round.js';
+import { passShare } from './quality.js';
 
 
 /** Weighted pass rate on 0–10 over the tests that count (skipped ones do not); null if none count. */
 export function passScore(tests: readonly TestResult[]): number | null {
-  const counted = tests.filter((t) => t.status !== 'skipped');
-  const total = counted.reduce((s, t) => s + t.weight, 0);
-  if (total === 0) return null;
-  const passed = counted.filter((t) => t.status === 'passed').reduce((s, t) => s + t.weight, 0);
-  return round2((10 * passed) / total);
+  const share = passShare(tests);
+  return share === null ? null : round2(10 * share);
 }
 
 /**

@@ -41,7 +41,8 @@ describe('evigrade grade', () => {
     expect(readdirSync(out).sort()).toEqual(['broken.json', 'correct.json', 'grades.csv', 'partial.json', 'sneaky.json', 'summary.json']);
     const byId = Object.fromEntries(['correct', 'partial', 'broken', 'sneaky'].map((id) => [id, readReport(out, id)]));
     expect(Object.fromEntries(Object.entries(byId).map(([id, rep]) => [id, [rep.status, rep.scores.final]]))).toEqual({
-      correct: ['graded', 10], partial: ['graded', 8], broken: ['graded', 0], sneaky: ['rejected', 0],
+      // partial passes 75% of the weighted tests, so its clean style and complexity earn 75% (quality: scaled).
+      correct: ['graded', 10], partial: ['graded', 7.5], broken: ['graded', 0], sneaky: ['rejected', 0],
     });
     expect(byId.sneaky?.errors).toEqual([{ code: 'INTAKE_SYMLINK', message: 'submission "sneaky": the submission itself is a symbolic link' }]);
     expect(byId.correct?.evidence.hash).toMatch(/^sha256:[0-9a-f]{64}$/);

@@ -42,8 +42,8 @@ describe('math', () => {
     ]);
     expect(r.tests[4]?.message).toContain('Expected: 42');
     expect(r.tests[4]?.message).toContain('Received: 41');
-    // Clean two-line solution: style and complexity 10; (0.6×5 + 0.1×10 + 0.1×10) / 0.8 = 6.25.
-    expect(r.scores.deterministic).toEqual({ correctness: 5, edge_cases: null, style: 10, complexity: 10, total: 6.25 });
+    // Clean two-line solution: style and complexity measure 10, credited × 0.5 (half the tests pass, quality: scaled).
+    expect(r.scores.deterministic).toEqual({ correctness: 5, edge_cases: null, style: 5, complexity: 5, total: 5 });
   });
 
   it('honours .only: other tests in the file are skipped', async () => {

@@ -22,7 +22,8 @@ test('multiplies', () => { expect(mul(2, 3)).toBe(6); });`,
 };
 // Three of four tests pass; the code is lint-clean: correctness 7.5, style 10, complexity 10, total 8.13.
 const PARTIAL = 'const add = (a, b) => a + b;\nconst mul = (a, b) => a + b;\nmodule.exports = { add, mul };\n';
-const rubric = inlineRubric(TESTS);
+// These tests are about the judge protocol and audit; quality scaling of both halves is in quality.test.ts.
+const rubric = inlineRubric(TESTS, { quality: 'independent' });
 
 let backend: ProcessBackendId;
 let fake: FakeJudge;

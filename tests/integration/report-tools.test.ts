@@ -32,9 +32,9 @@ describe('verify', () => {
 
   it.each([
     ['a raised final score', (r: Report) => { r.scores.final = 10; }, ['scores.final']],
-    ['a test flipped to passed', (r: Report) => { (r.tests[1] as { status: string }).status = 'passed'; }, ['tests.T2', 'scores.deterministic']],
+    ['a test flipped to passed', (r: Report) => { (r.tests[1] as { status: string }).status = 'passed'; }, ['tests.T2', 'scores.quality', 'scores.deterministic']],
     ['an edited evidence item', (r: Report) => { (r.evidence.items[1] as { status: string }).status = 'passed'; }, ['evidence.hash', 'tests.T2']],
-    ['a removed lint finding', (r: Report) => { r.evidence.items = r.evidence.items.filter((i) => i.kind !== 'lint'); }, ['evidence.hash', 'scores.deterministic']],
+    ['a removed lint finding', (r: Report) => { r.evidence.items = r.evidence.items.filter((i) => i.kind !== 'lint'); }, ['evidence.hash', 'scores.quality', 'scores.deterministic']],
     ['a changed file hash', (r: Report) => { (r.submission.files[0] as { sha256: string }).sha256 = '0'.repeat(64); }, ['submission.sha256']],
   ])('detects %s and names the field', (_what, edit, fields) => {
     expect(checkReport(edited(edit)).map((d) => d.field)).toEqual(fields);
