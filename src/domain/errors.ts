@@ -13,6 +13,7 @@ export const ERROR_TABLE = {
   RUBRIC_TESTS_INVALID: { http: 400, exit: 2, summary: 'The hidden tests cannot be collected (syntax error, no tests, unknown weight or edge-case name).' },
   REFERENCE_FAILED: { http: 422, exit: 3, summary: 'The reference solution does not pass every hidden test.' },
   INTAKE_EMPTY: { http: 400, exit: 0, summary: 'The submission holds no gradable file.' },
+  INTAKE_ENTRY_MISSING: { http: 400, exit: 0, summary: "The submission has no file the rubric's entry resolves to (the message names the file expected and those found)." },
   INTAKE_SYMLINK: { http: 400, exit: 0, summary: 'The submission contains a symbolic link.' },
   INTAKE_HARDLINK: { http: 400, exit: 0, summary: 'The submission contains a file with more than one hard link.' },
   INTAKE_SPECIAL_FILE: { http: 400, exit: 0, summary: 'The submission contains a device, FIFO or socket.' },

@@ -95,6 +95,10 @@ describe('routes (inject)', () => {
     expect([bad.statusCode, bad.json().error.code, bad.json().error.message]).toEqual([400, 'BODY_INVALID', 'files.leap.js: Invalid input: expected string, received number']);
     const trick = await a.inject({ method: 'POST', url: '/grade', headers: auth, payload: { rubric: 'leap', files: { '../../etc/leap.js': GOOD } } });
     expect([trick.statusCode, trick.json().error.code]).toEqual([400, 'INTAKE_PATH_INVALID']);
+    const renamed = await a.inject({ method: 'POST', url: '/grade', headers: auth, payload: { rubric: 'leap', id: 'dan', files: { 'Leap.js': GOOD } } });
+    expect([renamed.statusCode, renamed.json().error.code, renamed.json().error.message]).toEqual([
+      400, 'INTAKE_ENTRY_MISSING', 'submission "dan": the rubric\'s entry "./leap" needs leap.js at the top of the submission; found Leap.js',
+    ]);
   });
 
   it('limits bodies (413) and refuses invalid UTF-8 and prototype keys (400)', async () => {

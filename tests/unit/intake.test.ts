@@ -61,6 +61,17 @@ describe('intake', () => {
     expect(message).toContain(text);
   });
 
+  it('rejects a folder without the entry file, naming the file expected and the files found (issue 16)', async () => {
+    expect(await rejectCode(student({ 'Leap.js': 'x', 'notes.txt': 'hi' }))).toEqual([
+      'INTAKE_ENTRY_MISSING', 'submission "stu": the rubric\'s entry "./leap" needs leap.js at the top of the submission; found Leap.js, notes.txt',
+    ]);
+    expect((await rejectCode(student({ 'src/leap.js': 'x' })))[1]).toContain('needs leap.js at the top of the submission; found src/leap.js');
+    for (const ok of ['leap.mjs', 'leap/index.js']) expect((await rejectCode(student({ [ok]: 'x' })))[0]).toBe('accepted');
+    const ts = student({ 'leap.ts': 'x' });
+    expect((await readSubmission(ts, 'stu', limits, './leap', 'typescript')).files.map((f) => f.path)).toEqual(['leap.ts']);
+    await expect(readSubmission(student({ 'main.ts': 'x' }), 'stu', limits, './leap', 'typescript')).rejects.toThrow('needs leap.ts');
+  });
+
   it('rejects a submission that is itself a symlink, and an empty one', async () => {
     const dir = student({ 'x/leap.js': 'ok' });
     symlinkSync(join(dir, 'x'), join(dir, 'link'));

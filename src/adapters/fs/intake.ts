@@ -5,6 +5,7 @@ import { basename, extname, join } from 'node:path';
 import { EvigradeError, type ErrorCode } from '../../domain/errors.js';
 import type { Limits } from '../../domain/rubric.js';
 import type { Submission, SubmissionFile } from '../../domain/submission.js';
+import { requireEntry } from '../../stages/entry.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 
 /** Present in real student folders, meaningless or risky inside a job: kept out, listed in the report. */
@@ -98,7 +99,9 @@ export async function readSubmission(path: string, id: string, limits: Limits, e
   } else fail('INTAKE_SPECIAL_FILE', id, 'the submission is a device, FIFO or socket');
   if (w.files.length === 0) fail('INTAKE_EMPTY', id, 'no gradable files');
   const files = w.files;
-  return { id, files, ignored: w.ignored, sha256: sha256(canonicalJson(files.map((f) => [f.path, f.sha256]))) };
+  const sub = { id, files, ignored: w.ignored, sha256: sha256(canonicalJson(files.map((f) => [f.path, f.sha256]))) };
+  requireEntry(sub, entry, language);
+  return sub;
 }
 
 /** Submission ids come from folder or file names; the same rules keep them safe as report file names. */

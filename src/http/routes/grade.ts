@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { GradeRequestSchema } from '../../domain/api.js';
 import type { Submission } from '../../domain/submission.js';
 import { judgeReport } from '../../pipeline.js';
+import { requireEntry } from '../../stages/entry.js';
 import { submissionFromMap } from '../../stages/intake-map.js';
 import type { AppDeps } from '../app.js';
 import { bodyError } from '../errors.js';
@@ -16,6 +17,7 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     const id = parsed.data.id ?? 'submission';
     // Over HTTP a bad file map is a bad request (400/413 with the INTAKE_* code); in a batch it is a rejected report.
     const sub: Submission = submissionFromMap(parsed.data.files, id, rubric.spec.limits);
+    requireEntry(sub, rubric.spec.entry, rubric.spec.language);
     // Each request is its own scope: two identical requests are two jobs.
     const job = { scope: randomUUID(), rubric, expected, submission: sub, interactive: true };
     const det = await deps.slots.runNow(() => deps.ports.queue.grade(job));
