@@ -6,14 +6,17 @@ import { parseVerifyArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
 import { collectExpected, gradeDeterministic } from '../pipeline.js';
-import { checkReport, compareRerun, parseReport } from '../report/verify.js';
+import { checkReport, compareRerun, parseReport, whyNotAReport } from '../report/verify.js';
 import { withSandbox } from './shared.js';
 
 export async function run(argv: string[]): Promise<number> {
   // `verify --history --db …`: the grading history's hash chains instead of one report.
   if (argv.includes('--history')) return (await import('./history.js')).run(['--verify', ...argv.filter((a) => a !== '--history')]);
   const args = parseVerifyArgs(argv);
-  const raw = JSON.parse(await readFile(args.report, 'utf8').catch(() => { throw new EvigradeError('USAGE', `verify: cannot read ${args.report}`); })) as unknown;
+  const text = await readFile(args.report, 'utf8').catch(() => { throw new EvigradeError('USAGE', `verify: cannot read ${args.report}`); });
+  const raw = parseJson(text);
+  const notReport = whyNotAReport(raw);
+  if (notReport) throw new EvigradeError('USAGE', `verify: ${args.report} is not an Evigrade report: ${notReport}. Verify one <id>.json that \`evigrade grade --out\` wrote.`);
   const { report, differences } = parseReport(raw);
   const found = report ? checkReport(report) : differences;
   if (report && args.rubric && args.submission) {
@@ -29,3 +32,11 @@ export async function run(argv: string[]): Promise<number> {
   const lines = found.map((d) => `  ${d.field}: the report says ${d.report}, recomputed ${d.recomputed}`);
   throw new EvigradeError('VERIFY_FAILED', `${args.report} does not verify:\n${lines.join('\n')}`);
 }
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};

@@ -62,6 +62,19 @@ function checkBlend(r: Report, out: Difference[]): void {
   diff(out, 'scores.final', r.scores.final, again.final);
 }
 
+/**
+ * Why a parsed file is not a report at all (null when it looks like one): then `verify` says so rather
+ * than listing every schema field a rubric or summary.json lacks. A report with a broken field is a report.
+ */
+export function whyNotAReport(raw: unknown): string | null {
+  if (raw === undefined) return 'it is not JSON (a rubric.yaml? reports are JSON)';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'it is JSON but not an object';
+  const keys = Object.keys(raw);
+  if (keys.includes('count') && keys.includes('meanFinal')) return 'it is a batch summary (summary.json); the reports are the other .json files beside it';
+  if (!['submission', 'scores', 'evidence'].every((k) => keys.includes(k))) return 'it has no submission, scores and evidence';
+  return null;
+}
+
 /** Parses a report file's JSON; a schema failure becomes differences naming the fields. */
 export function parseReport(raw: unknown): { report: Report | null; differences: Difference[] } {
   const p = ReportSchema.safeParse(raw);

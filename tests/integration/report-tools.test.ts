@@ -67,6 +67,12 @@ describe('verify', () => {
     writeFileSync(join(dir, 'edited.json'), JSON.stringify(r));
     const bad = await run([join(dir, 'edited.json')]);
     expect([bad.code, bad.out]).toEqual([6, expect.stringContaining('scores.final: the report says 9.99, recomputed')]);
+    // Not a report at all: said in one line, exit 2 (usage), no stack trace and no schema field list (issue 16).
+    const yaml = await run([rub]);
+    expect([yaml.code, yaml.out.trim()]).toEqual([2, expect.stringContaining(`verify: ${rub} is not an Evigrade report: it is not JSON (a rubric.yaml? reports are JSON).`)]);
+    const summary = await run([join(dir, 'out', 'summary.json')]);
+    expect([summary.code, summary.out]).toEqual([2, expect.stringContaining('is not an Evigrade report: it is a batch summary (summary.json)')]);
+    for (const o of [yaml.out, summary.out]) expect(o).not.toMatch(/\n\s+at |invalid, recomputed/);
   });
 });
 
@@ -95,5 +101,22 @@ describe('gradebook exports', () => {
   it('PrairieLearn results.json follows the documented schema, score on 0–1', () => {
     const p = PrairieLearnSchema.parse(prairielearnResults(report));
     expect([p.gradable, p.score, p.tests.map((t) => [t.name, t.points])]).toEqual([true, Math.round((report.scores.final / 10) * 10_000) / 10_000, [['one', 1], ['two', 0]]]);
+  });
+  it('never show students the grader configuration: not the blend reason, the basis, nor a grader failure\'s message (issue 16)', () => {
+    const secret = edited((r) => {
+      r.scores.blend.reason = 'LLM weight 0: judge skipped (HF_TOKEN is not set; set it or pass --judge-endpoint)';
+      r.scores.basis = `deterministic only: ${r.scores.blend.reason}`;
+    });
+    const failed = edited((r) => {
+      r.status = 'error';
+      r.errors = [{ code: 'SANDBOX_FAILED', message: 'bwrap: cannot open /var/lib/evigrade/cgroup/job-7' }];
+    });
+    for (const r of [secret, failed]) {
+      const text = JSON.stringify([gradescopeResults(r), prairielearnResults(r)]);
+      for (const leak of ['HF_TOKEN', 'judge-endpoint', '/var/lib', 'bwrap']) expect(text).not.toContain(leak);
+    }
+    const d = secret.scores.deterministic;
+    expect(prairielearnResults(secret).message).toBe(`Final ${secret.scores.final}/10 (correctness ${d.correctness}, edge cases not measured, style ${d.style}, complexity ${d.complexity}).`);
+    expect(prairielearnResults(failed).message).toBe('Not graded: the grader could not finish (SANDBOX_FAILED); your instructor can see why.');
   });
 });
