@@ -45,14 +45,18 @@ const unit = z.number().min(0).max(1);
 export const CriteriaSchema = z
   .object({ correctness: unit.default(0.6), edge_cases: unit.default(0.2), style: unit.default(0.1), complexity: unit.default(0.1) })
   .strict()
-  .refine((c) => Math.abs(c.correctness + c.edge_cases + c.style + c.complexity - 1) < 1e-6, {
-    message: 'criteria weights must sum to 1',
+  .superRefine((c, ctx) => {
+    const sum = c.correctness + c.edge_cases + c.style + c.complexity;
+    if (Math.abs(sum - 1) >= 1e-6) ctx.addIssue({ code: 'custom', message: `criteria weights must sum to 1, and these sum to ${+sum.toFixed(6)} (${c.correctness} + ${c.edge_cases} + ${c.style} + ${c.complexity})` });
   });
 
 export const BlendSchema = z
   .object({ deterministic: unit.default(0.6), llm: unit.default(0.4), max_adjustment: z.number().min(0).max(10).default(2) })
   .strict()
-  .refine((b) => Math.abs(b.deterministic + b.llm - 1) < 1e-6, { message: 'blend.deterministic + blend.llm must equal 1' });
+  .superRefine((b, ctx) => {
+    const sum = b.deterministic + b.llm;
+    if (Math.abs(sum - 1) >= 1e-6) ctx.addIssue({ code: 'custom', message: `blend.deterministic + blend.llm must equal 1, and ${b.deterministic} + ${b.llm} = ${+sum.toFixed(6)}` });
+  });
 
 const relPath = z
   .string()

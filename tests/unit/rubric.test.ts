@@ -36,7 +36,10 @@ describe('rubric loading', () => {
   it.each([
     ['a wrong type', `${BASE}limits:\n  timeout_ms: soon\n`, 'limits.timeout_ms: Invalid input: expected number, received string'],
     ['an unknown key', `${BASE}colour: blue\n`, '(top level): Unrecognized key: "colour"'],
-    ['criteria not summing to 1', `${BASE}criteria: { correctness: 0.5, edge_cases: 0.2, style: 0.1, complexity: 0.1 }\n`, 'criteria: criteria weights must sum to 1'],
+    ['criteria not summing to 1', `${BASE}criteria: { correctness: 0.5, edge_cases: 0.2, style: 0.1, complexity: 0.1 }\n`, 'criteria: criteria weights must sum to 1, and these sum to 0.9 (0.5 + 0.2 + 0.1 + 0.1)'],
+    ['blend not summing to 1', `${BASE}blend: { deterministic: 0.7, llm: 0.4 }\n`, 'blend: blend.deterministic + blend.llm must equal 1, and 0.7 + 0.4 = 1.1'],
+    ['a mistyped key (did you mean)', `${BASE}qualty: gated\n`, '(top level): Unrecognized key: "qualty" (did you mean "qualty" → "quality"?)'],
+    ['a mistyped nested key', `${BASE}limits: { timout_ms: 5000 }\n`, 'limits: Unrecognized key: "timout_ms" (did you mean "timout_ms" → "timeout_ms"?)'],
     ['a bad entry', BASE.replace('./demo', 'demo.js'), 'entry: a sibling module such as "./leap" or "./leap.js"'],
     ['a test path escaping the rubric', BASE.replace('[tests/a.test.js]', '[../x.js]'), 'tests.0: must be a relative path without ".."'],
     ['YAML syntax', `${BASE}weights: [unclosed\n`, 'rubric.yaml: YAML:'],

@@ -1,3 +1,4 @@
+import { closest } from '../../util/did-you-mean.js';
 import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -37,10 +38,29 @@ function deepFreeze<T>(o: T): T {
 }
 
 /** `rubric.yaml: limits.timeout_ms: expected number, received string` — one line per problem. */
-export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[]): string {
+export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[], schema?: z.ZodType): string {
   return issues
-    .map((i) => `${file}: ${i.path.length ? i.path.map(String).join('.') : '(top level)'}: ${i.message}`)
+    .map((i) => `${file}: ${i.path.length ? i.path.map(String).join('.') : '(top level)'}: ${i.message}${schema ? suggestion(i, schema) : ''}`)
     .join('\n');
+}
+
+/** The object keys a schema allows at a path (through defaults and optionals), for "did you mean". */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const unwrap = (s: unknown): { shape?: Record<string, unknown> } | undefined => {
+    let cur = s as { shape?: Record<string, unknown>; _zod?: { def?: { innerType?: unknown } } } | undefined;
+    while (cur && !cur.shape && cur._zod?.def?.innerType) cur = cur._zod.def.innerType as typeof cur;
+    return cur;
+  };
+  let cur = unwrap(schema);
+  for (const seg of path) cur = unwrap(cur?.shape?.[String(seg)]);
+  return cur?.shape ? Object.keys(cur.shape) : [];
+}
+
+function suggestion(issue: z.core.$ZodIssue, schema: z.ZodType): string {
+  if (issue.code !== 'unrecognized_keys') return '';
+  const known = keysAt(schema, issue.path);
+  const hints = issue.keys.map((k) => [k, closest(k, known)] as const).filter(([, c]) => c !== null).map(([k, c]) => `"${k}" → "${c}"`);
+  return hints.length ? ` (did you mean ${hints.join(', ')}?)` : '';
 }
 
 async function readText(path: string, what: string, rubricPath: string): Promise<string> {
@@ -63,7 +83,7 @@ export const rubricHash = (spec: RubricSpec, tests: readonly Pick<TestFile, 'nam
  */
 export function buildRubric(raw: unknown, label: string, sources: readonly { name: string; source: string }[], origin: { path: string; referenceDir: string | null }): Rubric {
   const parsed = RubricSchema.safeParse(raw);
-  if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(label, parsed.error.issues));
+  if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(label, parsed.error.issues, RubricSchema));
   const spec = parsed.data;
   if (!SUPPORTED_LANGUAGES.has(spec.language)) {
     throw new EvigradeError('RUBRIC_INVALID', `${label}: language: "${spec.language}" is not supported yet (supported: javascript, typescript)`);
