@@ -61,10 +61,13 @@ async function gradeWith(
       const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
       const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
       progress.stop();
-      const errored = res.reports.filter((r) => r.status === 'error').length;
-      const line = `${res.reports.length} submissions: ${res.graded} graded now, ${res.reused} kept from an earlier run, ${errored} with grader errors -> ${args.out}`;
+      // The same counts as summary.json (by status), then how many were processed now or kept.
+      const by = (s: string): number => res.reports.filter((r) => r.status === s).length;
+      const errored = by('error');
+      const counts = { count: res.reports.length, graded: by('graded'), rejected: by('rejected'), errored };
+      const line = `${counts.count} submissions: ${counts.graded} graded, ${counts.rejected} rejected, ${errored} errored (${res.graded} processed now, ${res.reused} kept from an earlier run) -> ${args.out}`;
       if (tty) process.stdout.write(`${line}\n`);
-      log.info({ graded: res.graded, reused: res.reused, errored, out: args.out }, 'batch finished');
+      log.info({ ...counts, processedNow: res.graded, reused: res.reused, out: args.out }, 'batch finished');
       if (res.interrupted) return EXIT.interrupted;
       return errored > 0 ? EXIT.someErrored : EXIT.ok;
     } finally {

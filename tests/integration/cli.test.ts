@@ -68,7 +68,12 @@ describe('evigrade grade', () => {
     expect(done.sort()).toEqual([['broken', true], ['correct', true], ['partial', false], ['sneaky', false]]);
     expect(readFileSync(join(out, 'correct.json'), 'utf8')).toBe(kept);
     const forced = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--force']);
-    expect(forced.stderr).toContain('"graded":4');
+    // The log's counts are summary.json's (by status), beside how many were processed now (issue 16).
+    const finished = (stderr: string) => stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'batch finished');
+    const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
+    expect(finished(forced.stderr)).toMatchObject({ count: summary.count, graded: summary.graded, rejected: summary.rejected, errored: summary.errored, processedNow: 4, reused: 0 });
+    expect([summary.graded, summary.rejected]).toEqual([3, 1]);
+    expect(finished(again.stderr)).toMatchObject({ count: 4, graded: 3, rejected: 1, processedNow: 2, reused: 2 });
   });
 
   it('after Ctrl-C keeps every finished report, leaves no partial file, and the re-run completes the batch', async () => {
