@@ -40,6 +40,11 @@ describe('intake', () => {
     expect(sub.files.map((f) => f.path)).toEqual(['leap.js']);
   });
 
+  it('names the student\'s own file when a renamed single file is refused (issue 16: not "leap.js is binary")', async () => {
+    const dir = student({ 'photo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]) });
+    await expect(readSubmission(join(dir, 'photo.png'), 'photo', limits, './leap')).rejects.toThrow('submission "photo": "photo.png" (graded as leap.js) is binary (contains NUL bytes)');
+  });
+
   it.each([
     ['a symlink', (d: string) => symlinkSync('/etc/passwd', join(d, 'leak.js')), 'INTAKE_SYMLINK', '"leak.js" is a symbolic link'],
     ['a hardlink', (d: string) => linkSync(join(d, 'leap.js'), join(d, 'twin.js')), 'INTAKE_HARDLINK', 'hard links'],

@@ -28,26 +28,27 @@ interface Walk {
   bytes: number;
 }
 
-async function readRegular(abs: string, rel: string, w: Walk): Promise<void> {
-  if (FORBIDDEN_EXT.has(extname(rel).toLowerCase())) fail('INTAKE_FORBIDDEN_FILE', w.id, `"${rel}" is a native binary or addon`);
+/** `shown`: the name messages use, the student's own when a single file is renamed to the entry. */
+async function readRegular(abs: string, rel: string, w: Walk, shown = `"${rel}"`): Promise<void> {
+  if (FORBIDDEN_EXT.has(extname(rel).toLowerCase())) fail('INTAKE_FORBIDDEN_FILE', w.id, `${shown} is a native binary or addon`);
   // O_NOFOLLOW + O_NONBLOCK: never follow a link swapped in after lstat, never hang on a FIFO.
-  const fh = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => fail('INTAKE_SPECIAL_FILE', w.id, `"${rel}" cannot be opened as a regular file`));
+  const fh = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => fail('INTAKE_SPECIAL_FILE', w.id, `${shown} cannot be opened as a regular file`));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) fail('INTAKE_SPECIAL_FILE', w.id, `"${rel}" is not a regular file`);
-    if (st.nlink > 1) fail('INTAKE_HARDLINK', w.id, `"${rel}" has ${st.nlink} hard links`);
+    if (!st.isFile()) fail('INTAKE_SPECIAL_FILE', w.id, `${shown} is not a regular file`);
+    if (st.nlink > 1) fail('INTAKE_HARDLINK', w.id, `${shown} has ${st.nlink} hard links`);
     if (st.size > w.limits.max_bytes || w.bytes + st.size > w.limits.max_bytes) {
-      fail('INTAKE_TOO_LARGE', w.id, `more than ${w.limits.max_bytes} bytes (at "${rel}")`);
+      fail('INTAKE_TOO_LARGE', w.id, `more than ${w.limits.max_bytes} bytes (at ${shown})`);
     }
     if (w.files.length + 1 > w.limits.max_files) fail('INTAKE_TOO_MANY_FILES', w.id, `more than ${w.limits.max_files} files`);
     const buf = await fh.readFile();
-    if (buf.length > w.limits.max_bytes) fail('INTAKE_TOO_LARGE', w.id, `"${rel}" grew while being read`);
-    if (buf.includes(0)) fail('INTAKE_BINARY', w.id, `"${rel}" is binary (contains NUL bytes)`);
+    if (buf.length > w.limits.max_bytes) fail('INTAKE_TOO_LARGE', w.id, `${shown} grew while being read`);
+    if (buf.includes(0)) fail('INTAKE_BINARY', w.id, `${shown} is binary (contains NUL bytes)`);
     let content: string;
     try {
       content = new TextDecoder('utf-8', { fatal: true }).decode(buf);
     } catch {
-      return fail('INTAKE_NOT_UTF8', w.id, `"${rel}" is not valid UTF-8 text`);
+      return fail('INTAKE_NOT_UTF8', w.id, `${shown} is not valid UTF-8 text`);
     }
     w.bytes += buf.length;
     w.files.push({ path: rel, content, sha256: sha256(buf), bytes: buf.length });
@@ -95,7 +96,8 @@ export async function readSubmission(path: string, id: string, limits: Limits, e
   if (st.isSymbolicLink()) fail('INTAKE_SYMLINK', id, 'the submission itself is a symbolic link');
   if (st.isDirectory()) await walk(path, '', 0, w);
   else if (st.isFile()) {
-    await readRegular(path, entryFileName(entry, language), w);
+    const name = entryFileName(entry, language);
+    await readRegular(path, name, w, basename(path) === name ? `"${name}"` : `"${basename(path)}" (graded as ${name})`);
   } else fail('INTAKE_SPECIAL_FILE', id, 'the submission is a device, FIFO or socket');
   if (w.files.length === 0) fail('INTAKE_EMPTY', id, 'no gradable files');
   const files = w.files;
