@@ -85,7 +85,8 @@ describe('determinism: the same grades idle and at a quarter of a core under loa
     // Comments and blank lines do not count toward the analysis size limit: padding changes nothing.
     const [bob, padded] = [idle.get('leap/partial-bob.json'), idle.get('leap/padded-bob.json')];
     expect(padded?.scores.deterministic).toEqual(bob?.scores.deterministic);
-    expect(padded?.scores.final).toBe(8);
+    // The padding lifts nothing (it once lifted a partial answer from 8.3 to 10).
+    expect([padded?.scores.final, (bob?.scores.final ?? 10) < 10]).toEqual([bob?.scores.final, true]);
     // Code past the size limit scores 0 on style and complexity, and says so.
     const tim = idle.get('leap/table-tim.json') as Report;
     expect(tim.scores.deterministic).toEqual({ correctness: 10, edge_cases: 10, style: 0, complexity: 0, total: 8 });
