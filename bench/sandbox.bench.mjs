@@ -16,9 +16,8 @@ const job = {
   limits: LimitsSchema.parse({}),
 };
 
-async function perJob(choice, env = {}) {
-  Object.assign(process.env, env);
-  const sb = await openSandbox(choice, join(ROOT, 'sandbox', 'dist'));
+async function perJob(choice, opts = {}) {
+  const sb = await openSandbox(choice, join(ROOT, 'sandbox', 'dist'), opts);
   try {
     for (let i = 0; i < 3; i++) await sb.run(job); // warm: rootfs, code cache, image, pool
     const t0 = performance.now();
@@ -34,8 +33,8 @@ async function perJob(choice, env = {}) {
 
 const rows = [['bare run (no sandbox)', await perJob('unsafe')]];
 if ((await availability('docker')).ok) {
-  rows.push(['docker, warm pool of 2', await perJob('docker', { EVIGRADE_DOCKER_POOL: '2' })]);
-  rows.push(['docker, container created per job', await perJob('docker', { EVIGRADE_DOCKER_POOL: '0' })]);
+  rows.push(['docker, warm pool of 2', await perJob('docker', { dockerPool: 2 })]);
+  rows.push(['docker, container created per job', await perJob('docker', { dockerPool: 0 })]);
 }
 for (const b of ['bwrap', 'unshare']) if ((await availability(b)).ok) rows.push([b, await perJob(b)]);
 const bare = rows[0][1];

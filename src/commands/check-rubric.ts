@@ -1,4 +1,5 @@
 // `evigrade check-rubric`: the hidden tests collect, and the reference solution passes every one.
+import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { readSubmission } from '../adapters/fs/intake.js';
 import { parseCheckArgs } from '../cli/args.js';
@@ -11,7 +12,7 @@ import { withSandbox } from './shared.js';
 export async function run(argv: string[]): Promise<number> {
   const args = parseCheckArgs(argv);
   const rubric = await loadRubric(args.rubric);
-  return withSandbox(args.sandbox, 1, async (sandbox, ports) => {
+  return withSandbox(args.sandbox, 1, await loadConfig(null), undefined, async (sandbox, ports) => {
     const expected = await collectExpected(rubric, sandbox);
     process.stdout.write(`${args.rubric}: valid; ${expected.length} hidden tests in ${rubric.tests.length} file(s); sandbox ${sandbox.backend.id}\n`);
     // Said once here rather than flagged on every submission: the rubric, not a student, leaves it unmeasured.

@@ -8,7 +8,6 @@ import type { Rubric } from '../domain/rubric.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { entryFileName } from '../adapters/fs/intake.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import { killAllJobs } from '../adapters/sandbox/process-runner.js';
 import { gradeBatch, listEntries, type BatchPorts } from '../batch.js';
 import { EvigradeError } from '../domain/errors.js';
 import { parseGradeArgs, type GradeArgs } from '../cli/args.js';
@@ -44,15 +43,13 @@ export async function run(argv: string[]): Promise<number> {
 async function gradeWith(
   args: GradeArgs, rubric: Rubric, config: Config, url: string | null, history: HistoryStore | null, log: Logger, tty: boolean, download: Download | null,
 ): Promise<number> {
-  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
+  // Ctrl-C: stop starting submissions and kill the in-process jobs (a queue's jobs finish on their workers; a re-run collects them).
+  const controller = new AbortController();
+  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log, signal: controller.signal }, async (queue) => {
     const judge = judgeFor(args, config, queue);
     log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
     const expected = await queue.collect(rubric);
-    const controller = new AbortController();
-    const onSignal = (): void => {
-      controller.abort();
-      killAllJobs(); // in-process jobs only; a queue's jobs finish on their workers and a re-run collects them
-    };
+    const onSignal = (): void => controller.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const progress = await progressReporter(log, tty);

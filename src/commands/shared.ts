@@ -38,7 +38,9 @@ export function tools(): Record<string, string> {
  * Where grading happens: with a queue URL, on `evigrade worker`s (this side
  * needs no sandbox); otherwise in this process's sandbox and lint pool.
  */
-export async function withGrading<T>(opts: { url: string | null; config: Config; choice: SandboxChoice; concurrency: number; log: Logger }, fn: (queue: GradeQueue) => Promise<T>): Promise<T> {
+export async function withGrading<T>(
+  opts: { url: string | null; config: Config; choice: SandboxChoice; concurrency: number; log: Logger; signal?: AbortSignal }, fn: (queue: GradeQueue) => Promise<T>,
+): Promise<T> {
   if (opts.url) {
     // Workers choose their own sandbox (and never run unsandboxed); say so rather than ignore the flag.
     if (opts.choice !== 'auto') opts.log.warn({ sandbox: opts.choice }, 'the sandbox choice has no effect with a job queue: each worker uses its own');
@@ -50,7 +52,7 @@ export async function withGrading<T>(opts: { url: string | null; config: Config;
       await queue.close();
     }
   }
-  return withSandbox(opts.choice, opts.concurrency, async (sandbox, ports) => {
+  return withSandbox(opts.choice, opts.concurrency, opts.config, opts.signal, async (sandbox, ports) => {
     opts.log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates }, 'sandbox ready');
     if (!sandbox.backend.isolates) opts.log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
     const local = createLocalQueue(ports, opts.concurrency);
@@ -63,8 +65,11 @@ export async function withGrading<T>(opts: { url: string | null; config: Config;
 /** Sandbox jobs in flight that one lint thread serves (measured: bench/README.md). */
 const LINT_JOBS = 4;
 
-export async function withSandbox<T>(choice: SandboxChoice, concurrency: number, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>): Promise<T> {
-  const sandbox = await openSandbox(choice, HARNESS_DIR);
+/** `signal`: aborted on Ctrl-C or shutdown, it kills every job the sandbox runs (their runs reject: no evidence). */
+export async function withSandbox<T>(
+  choice: SandboxChoice, concurrency: number, config: Pick<Config, 'sandbox'>, signal: AbortSignal | undefined, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>,
+): Promise<T> {
+  const sandbox = await openSandbox(choice, HARNESS_DIR, { dockerPool: config.sandbox.docker_pool, ...(signal ? { signal } : {}) });
   // Each lint thread pays ESLint's start-up (≈ 0.4 s of CPU) when a file first needs it, and lints a small
   // file in ≈ 5 ms while that submission's sandbox job takes ≈ 0.1 s: one thread per LINT_JOBS jobs keeps up.
   const threads = Math.max(1, Math.min(availableParallelism(), Math.ceil(concurrency / LINT_JOBS)));

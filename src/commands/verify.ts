@@ -1,6 +1,7 @@
 // `evigrade verify`: a report against its own evidence, and optionally against a re-run of its inputs.
 import { readFile } from 'node:fs/promises';
 import { readSubmission } from '../adapters/fs/intake.js';
+import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { parseVerifyArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
@@ -22,7 +23,7 @@ export async function run(argv: string[]): Promise<number> {
   if (report && args.rubric && args.submission) {
     const rubric = await loadRubric(args.rubric);
     const sub = await readSubmission(args.submission, report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
-    const again = await withSandbox(args.sandbox, 1, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
+    const again = await withSandbox(args.sandbox, 1, await loadConfig(null), undefined, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
     found.push(...compareRerun(report, again));
   }
   if (found.length === 0) {

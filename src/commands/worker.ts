@@ -2,7 +2,6 @@
 import { availableParallelism } from 'node:os';
 import { pino } from 'pino';
 import { loadConfig } from '../adapters/fs/config-loader.js';
-import { killAllJobs } from '../adapters/sandbox/process-runner.js';
 import { parseWorkerArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
@@ -16,7 +15,9 @@ export async function run(argv: string[]): Promise<number> {
   const url = args.queueUrl ?? config.queue.url;
   if (!url) throw new EvigradeError('USAGE', 'worker: --queue redis://host:port is required (or queue.url in the config, or EVIGRADE_QUEUE)');
   const log = pino({ base: { cmd: 'worker' } }, pino.destination(2));
-  return withSandbox(args.sandbox, args.concurrency, async (sandbox, ports) => {
+  // A second signal kills the running jobs; they return to the queue when their locks expire.
+  const hardStop = new AbortController();
+  return withSandbox(args.sandbox, args.concurrency, config, hardStop.signal, async (sandbox, ports) => {
     if (!sandbox.backend.isolates) throw new EvigradeError('SANDBOX_UNAVAILABLE', 'worker: refusing to take jobs without an isolating sandbox');
     const worker = await startWorker({ ...config.queue, url }, args.concurrency, ports, log);
     await new Promise<void>((resolve) => {
@@ -24,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
       const stop = (): void => {
         if (stopping) {
           // A second signal: stop now; running jobs return to the queue when their locks expire.
-          killAllJobs();
+          hardStop.abort();
           void worker.abort().then(resolve, resolve);
           return;
         }

@@ -45,6 +45,11 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** Sandbox tuning. `docker_pool`: containers created ahead per limit set (EVIGRADE_DOCKER_POOL); 0 creates one per job. */
+    sandbox: z
+      .object({ docker_pool: z.number().int().min(0).max(32).default(2) })
+      .strict()
+      .prefault({}),
     /** The grading history: a postgres:// URL, or a folder for the embedded Postgres (PGlite); null keeps files only. */
     db: z
       .object({ url: z.string().min(1).nullable().default(null) })

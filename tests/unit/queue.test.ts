@@ -69,4 +69,11 @@ describe('flags and configuration', () => {
     const missing = await loadConfig(none, {}).catch((e: EvigradeError) => e.code);
     expect(missing).toBe('CONFIG_INVALID');
   });
+
+  it('EVIGRADE_DOCKER_POOL and EVIGRADE_DB are read once, at the edge, into the configuration', async () => {
+    expect([(await loadConfig(null, {})).sandbox.docker_pool, (await loadConfig(null, { EVIGRADE_DOCKER_POOL: '0' })).sandbox.docker_pool]).toEqual([2, 0]);
+    const bad = await Promise.all(['lots', '', '99'].map((v) => loadConfig(null, { EVIGRADE_DOCKER_POOL: v }).catch((e: EvigradeError) => [e.code, e.message])));
+    expect(bad).toEqual(['lots', '', '99'].map((v) => ['CONFIG_INVALID', `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${v}"`]));
+    expect((await loadConfig(null, { EVIGRADE_DB: '/srv/history' })).db.url).toBe('/srv/history');
+  });
 });

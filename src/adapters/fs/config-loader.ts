@@ -11,7 +11,7 @@ const DEFAULT_FILE = 'evigrade.config.yaml';
 /**
  * Loads the configuration once: an explicit path, else EVIGRADE_CONFIG, else
  * ./evigrade.config.yaml if present, else defaults. Environment variables then
- * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS, EVIGRADE_QUEUE, EVIGRADE_DB).
+ * add to it (EVIGRADE_JUDGE_ENDPOINT + EVIGRADE_JUDGE_MODEL, EVIGRADE_API_KEYS, EVIGRADE_QUEUE, EVIGRADE_DB, EVIGRADE_DOCKER_POOL).
  * Invalid input is an error naming the file and field — never a warning.
  */
 export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = process.env): Promise<Readonly<Config>> {
@@ -40,6 +40,11 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     const url = ConfigSchema.shape.queue.unwrap().shape.url.safeParse(env.EVIGRADE_QUEUE);
     if (!url.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_QUEUE', url.error.issues));
     config.queue = { ...config.queue, url: url.data };
+  }
+  if (env.EVIGRADE_DOCKER_POOL !== undefined) {
+    const pool = ConfigSchema.shape.sandbox.unwrap().shape.docker_pool.safeParse(Number(env.EVIGRADE_DOCKER_POOL));
+    if (!pool.success || env.EVIGRADE_DOCKER_POOL.trim() === '') throw new EvigradeError('CONFIG_INVALID', `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${env.EVIGRADE_DOCKER_POOL}"`);
+    config.sandbox = { docker_pool: pool.data };
   }
   if (env.EVIGRADE_DB) config.db = { url: env.EVIGRADE_DB };
   const envKeys = (env.EVIGRADE_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);

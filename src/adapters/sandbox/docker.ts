@@ -10,7 +10,6 @@ import { isAlive } from '../../util/pid.js';
 import { createPidsCgroup } from './cgroup.js';
 import { createFrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
-import { onInterrupt } from './process-runner.js';
 import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type Availability, type BackendDef, type RawRun, type SandboxJob } from './types.js';
 
@@ -131,7 +130,7 @@ interface Ready {
   readonly stream: NodeJS.ReadWriteStream;
 }
 
-export function createDockerRunner(image: string, poolSize: number): DockerRunner {
+export function createDockerRunner(image: string, poolSize: number, signal?: AbortSignal): DockerRunner {
   const live = new Set<string>();
   // Warm pool: containers created (and attached) ahead for the last limits seen; each serves one job only.
   const pool: { key: string; c: Promise<Ready> }[] = [];
@@ -166,7 +165,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
       const key = sha256(JSON.stringify(config)).slice(0, 12);
       const { c, stream } = await take(key, config);
       try {
-        return await execute(c, stream, job);
+        return await execute(c, stream, job, signal);
       } finally {
         // Removal is off the job's critical path; close() still waits for every container to go.
         const gone: Promise<void> = destroy(c.id).finally(() => removing.delete(gone));
@@ -177,7 +176,7 @@ export function createDockerRunner(image: string, poolSize: number): DockerRunne
   };
 }
 
-async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job: SandboxJob): Promise<RawRun> {
+async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job: SandboxJob, signal?: AbortSignal): Promise<RawRun> {
   await c.putArchive(await tarOf(job.files), { path: SANDBOX_ROOT });
   const key = randomBytes(32).toString('hex');
   const parser = createFrameParser(key);
@@ -191,10 +190,12 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
   let timedOut = false;
   let interrupted = false;
   const kill = (): void => void c.kill().catch(() => undefined);
-  const unregister = onInterrupt(() => {
+  const interrupt = (): void => {
     interrupted = true;
     kill();
-  });
+  };
+  signal?.addEventListener('abort', interrupt, { once: true });
+  if (signal?.aborted) interrupt();
   const keep = (which: 'stdout' | 'stderr', chunk: Buffer): void => {
     if (out.bytes < cap) out[which].push(chunk.subarray(0, cap - out.bytes));
     out.bytes += chunk.length;
@@ -235,7 +236,7 @@ async function execute(c: Docker.Container, stream: NodeJS.ReadWriteStream, job:
   });
   const waited = (await c.wait().finally(() => {
     clock.stop();
-    unregister();
+    signal?.removeEventListener('abort', interrupt);
   })) as { StatusCode: number };
   // The last frames may still be in flight when wait() returns: let the stream end, briefly.
   await Promise.race([ended, new Promise((r) => setTimeout(r, 500))]);

@@ -17,23 +17,11 @@ const MB = 1024 * 1024;
 /** Result frames are small; a job flooding fd 3 is treated like an output flood. */
 const FRAME_BYTES_CAP = 16 * MB;
 let jobCounter = 0;
-/** Kill switches of the jobs running now, for Ctrl-C and shutdown. */
-const active = new Set<() => void>();
-
-/** Kills every running job; their runs reject (an interrupted job is no evidence about the student). */
-export function killAllJobs(): void {
-  for (const k of active) k();
-}
-
-/** Lets another backend's job be interrupted by killAllJobs; returns the unregister function. */
-export function onInterrupt(kill: () => void): () => void {
-  active.add(kill);
-  return () => active.delete(kill);
-}
-
 export interface RunnerDeps {
   readonly base: string;
   readonly rootfs: string;
+  /** Aborted on Ctrl-C or shutdown: every running job is killed and its run rejects (no evidence about the student). */
+  readonly signal?: AbortSignal;
 }
 
 /** Lays out a fresh job directory the job itself can never write. */
@@ -85,7 +73,7 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
     const cache = await codeCacheFor(deps.rootfs, args);
     const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: args, harnessArgs: cache ? [cache] : [], uid });
     const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
-    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup);
+    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup, deps.signal);
   } finally {
     if (cgroup) await cgroup.remove().catch(() => undefined);
     await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
@@ -100,7 +88,7 @@ interface Capture {
   bytes: number;
 }
 
-function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null): Promise<RawRun> {
+function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null, abort?: AbortSignal): Promise<RawRun> {
   const key = randomBytes(32).toString('hex');
   const parser = createFrameParser(key);
   const started = performance.now();
@@ -131,7 +119,8 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     interrupted = true;
     kill();
   };
-  active.add(interrupt);
+  abort?.addEventListener('abort', interrupt, { once: true });
+  if (abort?.aborted) interrupt();
   let starved = false;
   let helloAt = 0;
   let payloadAt = 0;
@@ -192,7 +181,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
   return new Promise((resolve, reject) => {
     child.on('error', (err) => {
       clock.stop();
-      active.delete(interrupt);
+      abort?.removeEventListener('abort', interrupt);
       reject(new EvigradeError('SANDBOX_FAILED', `could not start the sandbox (${cmd.file}): ${err.message}`));
     });
     let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -224,7 +213,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     };
     child.on('exit', (code, signal) => {
       clock.stop();
-      active.delete(interrupt);
+      abort?.removeEventListener('abort', interrupt);
       exitInfo = { code, signal };
       // Anything the job left behind (daemons holding our pipes) dies with it;
       // 'close' then follows once the pipes drain, with a fallback if it never does.

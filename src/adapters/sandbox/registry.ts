@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
-/** Containers created ahead of need per limit set (each serves one job only); 0 creates one per job. */
-const dockerPool = (): number => Number(process.env.EVIGRADE_DOCKER_POOL ?? 2);
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { nodeArgs, runInSandbox } from './process-runner.js';
@@ -57,18 +55,25 @@ export async function chooseBackend(choice: SandboxChoice): Promise<BackendDef> 
   );
 }
 
+export interface SandboxOptions {
+  /** Docker: containers created ahead of need per limit set (each serves one job only); 0 creates one per job. */
+  readonly dockerPool?: number;
+  /** Aborted on Ctrl-C or shutdown: the sandbox kills every job it runs (their runs reject). */
+  readonly signal?: AbortSignal;
+}
+
 /** Opens a sandbox: picks the backend, builds the job root file system in a private work dir. */
-export async function openSandbox(choice: SandboxChoice, harnessDir: string): Promise<Sandbox> {
+export async function openSandbox(choice: SandboxChoice, harnessDir: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   const backend = await chooseBackend(choice);
   await sweepStaleCgroups().catch(() => 0);
   const base = mkdtempSync(join(tmpdir(), 'evigrade-'));
   const cleanup = (): void => rmSync(base, { recursive: true, force: true });
   process.once('exit', cleanup);
   const rootfs = await ensureRootfs(base, harnessDir);
-  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup);
+  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
   return {
     backend,
-    run: (job) => runInSandbox(backend, { base, rootfs }, job),
+    run: (job) => runInSandbox(backend, { base, rootfs, ...(opts.signal ? { signal: opts.signal } : {}) }, job),
     close: () => {
       process.removeListener('exit', cleanup);
       cleanup();
@@ -77,12 +82,12 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string): Pr
 }
 
 /** Docker: the same root file system as an image; a warm pool of fresh containers. */
-async function openDocker(rootfs: string, harnessDir: string, cleanup: () => void): Promise<Sandbox> {
+async function openDocker(rootfs: string, harnessDir: string, cleanup: () => void, pool: number, signal?: AbortSignal): Promise<Sandbox> {
   await sweepDocker().catch(() => 0);
   const image = await ensureImage(rootfs, harnessDir).catch((e) => {
     throw dockerError(e);
   });
-  const runner = createDockerRunner(image, dockerPool());
+  const runner = createDockerRunner(image, pool, signal);
   return {
     backend: dockerDef,
     run: (job) => runner.run(job, nodeArgs(job)).catch((e) => {
