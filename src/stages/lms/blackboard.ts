@@ -1,6 +1,6 @@
 import type { RawEntry } from '../../domain/lms.js';
 import type { LmsFormat } from './types.js';
-import { isTop, text, undoCopySuffix } from './types.js';
+import { isTop, matchTop, text, undoCopySuffix } from './types.js';
 
 // `<Assignment>_<username>_attempt_<yyyy-mm-dd-hh-mm-ss>_<file>`, plus `<same prefix>.txt`, the attempt's
 // receipt: "Name: Full Name (username)", "Date Submitted: …", and per file "Original filename: x" then "Filename: stored".
@@ -25,13 +25,8 @@ export const blackboard: LmsFormat = {
   detect: (entries) => entries.length > 0 && entries.every((e) => isTop(e) && NAME.test(e.path)),
   parse(entries, hints) {
     const byKey = new Map<string, { head: string; ts: string; files: RawEntry[]; receipt: RawEntry | null }>();
-    const unmatched: string[] = [];
-    for (const e of entries) {
-      const m = isTop(e) ? NAME.exec(e.path)?.groups : undefined;
-      if (!m) {
-        unmatched.push(e.path);
-        continue;
-      }
+    const { matched, unmatched } = matchTop(entries, NAME);
+    for (const { entry: e, groups: m } of matched) {
       const a = byKey.get(m.key!) ?? byKey.set(m.key!, { head: m.head!, ts: m.ts!, files: [], receipt: null }).get(m.key!)!;
       if (m.file === undefined) a.receipt = e;
       else a.files.push(e);

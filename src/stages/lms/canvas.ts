@@ -1,5 +1,5 @@
 import type { LmsAttempt, LmsFormat } from './types.js';
-import { isTop, undoCopySuffix } from './types.js';
+import { isTop, matchTop, undoCopySuffix } from './types.js';
 
 // `lastnamefirstname_[LATE_]userid_submissionid_filename`: Canvas lower-cases the name and drops its spaces
 // and punctuation, so the name holds no "_"; the user and submission ids are digits.
@@ -10,13 +10,8 @@ export const canvas: LmsFormat = {
   detect: (entries) => entries.length > 0 && entries.every((e) => isTop(e) && NAME.test(e.path)),
   parse(entries, hints) {
     const byUser = new Map<string, { identity: LmsAttempt['identity']; files: { path: string; entry: (typeof entries)[number] }[] }>();
-    const unmatched: string[] = [];
-    for (const e of entries) {
-      const m = isTop(e) ? NAME.exec(e.path)?.groups : undefined;
-      if (!m) {
-        unmatched.push(e.path);
-        continue;
-      }
+    const { matched, unmatched } = matchTop(entries, NAME);
+    for (const { entry: e, groups: m } of matched) {
       const uid = m.uid as string;
       const a = byUser.get(uid) ?? byUser.set(uid, {
         identity: { system: 'canvas', userId: uid, name: m.name as string, attempt: null, late: m.late !== undefined, submittedAt: null, submissionId: m.sid as string },

@@ -32,6 +32,18 @@ export const topName = (path: string): string => path.split('/')[0] as string;
 export const isTop = (e: RawEntry): boolean => !e.path.includes('/');
 export const text = (e: RawEntry): string => e.data.toString('utf8');
 
+/** The top-level entries whose name matches a format's pattern, with its named groups; every other path is unmatched. */
+export function matchTop(entries: readonly RawEntry[], pattern: RegExp): { matched: { entry: RawEntry; groups: Record<string, string | undefined> }[]; unmatched: string[] } {
+  const matched: { entry: RawEntry; groups: Record<string, string | undefined> }[] = [];
+  const unmatched: string[] = [];
+  for (const entry of entries) {
+    const groups = isTop(entry) ? pattern.exec(entry.path)?.groups : undefined;
+    if (groups) matched.push({ entry, groups });
+    else unmatched.push(entry.path);
+  }
+  return { matched, unmatched };
+}
+
 /** Canvas and Blackboard number re-uploads of one name `leap-1.js`; only the entry file is renamed back (`part-2.js` may be real). */
 export function undoCopySuffix(name: string, entryFile: string): string {
   const m = /^(.*)-\d+(\.[^./]+)?$/.exec(name);
