@@ -1,8 +1,6 @@
 import { EvigradeError } from '../domain/errors.js';
 import { redactUrl } from '../util/url.js';
 
-export { redactUrl };
-
 /**
  * A Redis URL to connect with, and as logs may show it (`redacted`, util/url.ts).
  */

@@ -4,7 +4,8 @@ import { loadConfig } from '../../src/adapters/fs/config-loader.js';
 import { parseGradeArgs, parseServeArgs, parseWorkerArgs } from '../../src/cli/args.js';
 import { type EvigradeError } from '../../src/domain/errors.js';
 import { decodeFailure, encodeFailure } from '../../src/queue/outcome.js';
-import { redactUrl, redisTarget } from '../../src/queue/redis-url.js';
+import { redisTarget } from '../../src/queue/redis-url.js';
+import { redactUrl } from '../../src/util/url.js';
 
 const thrown = (fn: () => unknown): [string, string] => {
   try {

@@ -46,16 +46,13 @@ async function usageOf(pids: readonly number[], wallMs: number): Promise<Usage> 
   return { wallMs, waitedMs, busiestMs, runnable };
 }
 
-const ownOf = (u: Usage): number => Math.max(u.busiestMs, u.wallMs - u.waitedMs);
-
 /**
  * Own time = max(busiest thread's CPU, wall − Σ waits). Summing the waits of threads that wait at the same
  * time over-counts, which only makes the limit more lenient on a starved machine; the busiest thread's
  * CPU keeps a job that computes moving toward its limit whatever the count.
  */
-export async function ownTimeMs(root: number, wallMs: number): Promise<number> {
-  return ownOf(await usageOf(await processTree(root).catch(() => [root]), wallMs));
-}
+const ownOf = (u: Usage): number => Math.max(u.busiestMs, u.wallMs - u.waitedMs);
+
 
 /**
  * The least own time a sample can stand for. Linux adds a wait to schedstat only when the thread gets a
