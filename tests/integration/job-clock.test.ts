@@ -54,6 +54,22 @@ describe('the job clock', () => {
     expect([r.outcome, r.cpu < 300]).toEqual(['limit', true]);
   }, 60_000);
 
+  it('a job whose worker has exited is not charged the wall time until the grader hears of it', async () => {
+    // The worker needs ~150 ms of CPU (seconds of wall time at a tenth of a core, mostly waiting); then
+    // the root sleeps 2 s, as a wrapper does until the grader reaps it. Own time ≈ 2.3 s of a 3 s limit.
+    const burn = 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 150000) {}';
+    const c = child(`require('child_process').spawnSync(process.execPath, ['-e', ${JSON.stringify(burn)}]); setTimeout(() => {}, 2000);`, capped(0.1));
+    const outcome = await new Promise<string>((resolve) => {
+      const clock = startJobClock(3000, () => c.pid as number, () => resolve('limit'), () => resolve('starved'));
+      cleanups.push(() => clock.stop());
+      c.on('exit', () => {
+        clock.stop();
+        resolve('exited');
+      });
+    });
+    expect(outcome).toBe('exited');
+  }, 60_000);
+
   it(`a job held under 1/${STARVED_FACTOR} of a CPU is the machine's failure, never a time-limit verdict`, async () => {
     const c = child('for (;;) {}', capped(0.01));
     const r = await race(100, c.pid as number);

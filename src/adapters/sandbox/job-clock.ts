@@ -3,6 +3,12 @@
 // long it waited for a CPU while runnable (/proc/<pid>/task/<tid>/schedstat, second field: run queue
 // waits and CFS throttling alike). The job's own time is wall time minus that wait: CPU it used plus time
 // it chose to sleep (timers, a never-settling promise), which no load changes.
+//
+// The counts live in the threads: when a thread exits, what it waited is gone with it. A job's processes
+// end before the grader hears of it (on a starved machine, long before), so a sample taken in between
+// sees a job with no waits at all. The clock therefore remembers every thread it has seen, and for a
+// thread that vanished it assumes the worst for the verdict's sake: it may have waited all the time since
+// it was last seen. Only what is proven by the samples can reach the limit.
 import { readdir, readFile } from 'node:fs/promises';
 import { EvigradeError } from '../../domain/errors.js';
 import { processTree } from './proc-tree.js';
@@ -18,57 +24,103 @@ export const STARVED_FACTOR = 60;
 /** How soon a limit seen in the upper count is confirmed: one CFS period, so a throttled job runs again in between. */
 const CONFIRM_MS = 100;
 
-interface Usage {
-  /** Wall time of the sample. */
+/** The longest gap between samples (also capped at a quarter of the limit): what a vanished thread may hide. */
+const MAX_GAP_MS = 1000;
+
+/** One thread as /proc shows it. */
+export interface ThreadUsage {
+  /** CPU time it has used. */
+  readonly runMs: number;
+  /** Time it waited for a CPU while runnable, as far as Linux has counted it (a wait in progress is not yet in). */
+  readonly waitMs: number;
+  /** How many times it has been given a CPU. */
+  readonly slices: number;
+  /** Running or waiting for a CPU right now (state R). */
+  readonly runnable: boolean;
+}
+
+/** The job's threads at one moment, keyed "pid/tid"; empty once its processes are gone. */
+export interface Sample {
   readonly wallMs: number;
-  /** Σ time the job's threads waited for a CPU while runnable, as far as Linux has counted it. */
-  readonly waitedMs: number;
-  /** CPU time of the job's busiest thread: its own time is never less. */
-  readonly busiestMs: number;
-  /** Per runnable thread (state R: running, or waiting for a CPU), how many times it has been given a CPU. */
-  readonly runnable: ReadonlyMap<string, number>;
+  readonly threads: ReadonlyMap<string, ThreadUsage>;
 }
 
-async function usageOf(pids: readonly number[], wallMs: number): Promise<Usage> {
-  let waitedMs = 0;
-  let busiestMs = 0;
-  const runnable = new Map<string, number>();
-  for (const pid of pids) {
-    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
-      const task = `/proc/${pid}/task/${tid}`;
-      const [run, wait, slices] = (await readFile(`${task}/schedstat`, 'utf8').catch(() => '0 0 0')).split(' ').map(Number);
-      waitedMs += (wait ?? 0) / 1e6 || 0;
-      busiestMs = Math.max(busiestMs, (run ?? 0) / 1e6 || 0);
-      const state = (await readFile(`${task}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.[0];
-      if (state === 'R') runnable.set(`${pid}/${tid}`, slices ?? 0);
-    }
-  }
-  return { wallMs, waitedMs, busiestMs, runnable };
+/** What the clock knows after its samples so far. */
+export interface ClockState {
+  /** Every thread ever seen, as last seen. */
+  readonly seen: ReadonlyMap<string, ThreadUsage>;
+  /** The previous sample. */
+  readonly last: Sample | null;
+  /** Σ over vanished threads of the time between their last sighting and the first sample without them. */
+  readonly unknownMs: number;
+}
+
+export const initialClock: ClockState = { seen: new Map(), last: null, unknownMs: 0 };
+
+/**
+ * Folds a sample into the state: threads gone since the last sample add the gap to what is unknown. Once
+ * every thread is gone the job has ended and its own time stops; the samples of it stand as they were.
+ */
+export function observe(state: ClockState, now: Sample): ClockState {
+  if (now.threads.size === 0 && state.seen.size > 0) return state;
+  const seen = new Map(state.seen);
+  for (const [id, t] of now.threads) seen.set(id, t);
+  let unknownMs = state.unknownMs;
+  for (const id of state.last?.threads.keys() ?? []) if (!now.threads.has(id)) unknownMs += now.wallMs - (state.last as Sample).wallMs;
+  return { seen, last: now, unknownMs };
+}
+
+const sum = (state: ClockState, f: (t: ThreadUsage) => number, op: (a: number, b: number) => number): number =>
+  [...state.seen.values()].reduce((acc, t) => op(acc, f(t)), 0);
+
+/**
+ * The most own time the job can have had: every wait Linux has counted is subtracted, nothing unknown is.
+ * A job none of whose threads was ever visible (its processes not in this /proc) has wall time only.
+ */
+export function ownAtMost(state: ClockState): number {
+  if (!state.last) return 0;
+  if (state.seen.size === 0) return state.last.wallMs;
+  const busiest = sum(state, (t) => t.runMs, Math.max);
+  return Math.max(busiest, state.last.wallMs - sum(state, (t) => t.waitMs, (a, b) => a + b));
 }
 
 /**
- * Own time = max(busiest thread's CPU, wall − Σ waits). Summing the waits of threads that wait at the same
- * time over-counts, which only makes the limit more lenient on a starved machine; the busiest thread's
- * CPU keeps a job that computes moving toward its limit whatever the count.
+ * The least own time the samples prove. Besides what vanished threads may hide, a thread runnable now may
+ * be in a wait Linux has not added yet: one that has had a CPU since `before` waits at most since then; one
+ * that has not may have waited all along, and then only the busiest thread's CPU is proven.
  */
-const ownOf = (u: Usage): number => Math.max(u.busiestMs, u.wallMs - u.waitedMs);
-
-
-/**
- * The least own time a sample can stand for. Linux adds a wait to schedstat only when the thread gets a
- * CPU again, so a thread waiting right now makes `ownOf` too high by the wait in progress. A thread that
- * has had a CPU since `before` waits at most since then; one that has not may have waited all along, and
- * the sample proves nothing. Sleeping threads have no wait in progress: their count is exact.
- */
-function ownAtLeast(now: Usage, before: Usage | null): number {
-  if (now.runnable.size === 0) return ownOf(now);
-  if (!before) return now.busiestMs;
+export function ownAtLeast(state: ClockState, before: Sample | null): number {
+  const now = state.last;
+  if (!now) return 0;
+  if (state.seen.size === 0) return now.wallMs;
+  const busiest = sum(state, (t) => t.runMs, Math.max);
   let pending = 0;
-  for (const [tid, slices] of now.runnable) {
-    if ((before.runnable.get(tid) ?? -1) >= slices) return now.busiestMs;
+  for (const [id, t] of now.threads) {
+    if (!t.runnable) continue;
+    if (!before) return busiest;
+    // Runnable then and given no CPU since: it may have been waiting all along.
+    const earlier = before.threads.get(id);
+    if (earlier?.runnable && earlier.slices >= t.slices) return busiest;
     pending += now.wallMs - before.wallMs;
   }
-  return Math.max(now.busiestMs, ownOf(now) - pending);
+  return Math.max(busiest, ownAtMost(state) - state.unknownMs - pending);
+}
+
+/** Each thread of the process tree rooted at `pid` (the tree is empty once the root is gone). */
+async function sampleTree(pid: number | null, wallMs: number): Promise<Sample> {
+  const threads = new Map<string, ThreadUsage>();
+  const pids = pid === null ? [] : await processTree(pid).catch(() => [pid]);
+  for (const p of pids) {
+    for (const tid of await readdir(`/proc/${p}/task`).catch(() => [] as string[])) {
+      const task = `/proc/${p}/task/${tid}`;
+      const stat = await readFile(`${task}/schedstat`, 'utf8').catch(() => null);
+      if (stat === null) continue;
+      const [run, wait, slices] = stat.split(' ').map(Number);
+      const state = (await readFile(`${task}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.[0];
+      threads.set(`${p}/${tid}`, { runMs: (run ?? 0) / 1e6 || 0, waitMs: (wait ?? 0) / 1e6 || 0, slices: slices ?? 0, runnable: state === 'R' });
+    }
+  }
+  return { wallMs, threads };
 }
 
 /** Time the job spent blocked on the grader (waiting for its payload): the grader's, not the job's. */
@@ -81,32 +133,33 @@ export interface JobClock {
 }
 
 /**
- * Calls `onLimit` once the job rooted at `root()` (asked only when the limit may have been reached) has had `limitMs` of its own time, or `onStarved` once
+ * Calls `onLimit` once the job rooted at `root()` has had `limitMs` of its own time, or `onStarved` once
  * STARVED_FACTOR × limitMs of wall time passed without that (the machine, not the job, is at fault).
- * Checks only when the limit could have been reached, so a job that finishes in time costs one timer.
+ * Samples from the start, at most MAX_GAP_MS (and a quarter of the limit) apart, so a thread that exits
+ * between samples hides little; a job that finishes in time costs a handful of /proc reads.
  */
 export function startJobClock(
   limitMs: number, root: () => number | null | Promise<number | null>, onLimit: () => void, onStarved: () => void, graderWait: GraderWait = { ms: () => 0 },
 ): JobClock {
   const started = performance.now();
+  const gap = Math.max(25, Math.min(MAX_GAP_MS, limitMs / 4));
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
-  let before: Usage | null = null;
+  let state = initialClock;
+  let before: Sample | null = null;
   const check = async (): Promise<void> => {
-    const wall = performance.now() - started;
-    const pid = await root();
-    // No process to measure (it has not started or is gone): wall time is all there is.
-    const now = pid === null ? { wallMs: wall, waitedMs: 0, busiestMs: wall, runnable: new Map() } : await usageOf(await processTree(pid).catch(() => [pid]), wall);
-    const grader = graderWait.ms();
+    const now = await sampleTree(await root(), performance.now() - started);
     if (stopped) return;
-    if (ownAtLeast(now, before) - grader >= limitMs) return onLimit();
-    if (wall >= STARVED_FACTOR * limitMs) return onStarved();
+    state = observe(state, now);
+    const grader = graderWait.ms();
+    if (ownAtLeast(state, before) - grader >= limitMs) return onLimit();
+    if (now.wallMs >= STARVED_FACTOR * limitMs) return onStarved();
     // Past the limit by the upper count: confirm once the job's runnable threads have had a CPU again.
-    const upper = ownOf(now) - grader;
+    const upper = ownAtMost(state) - grader;
     before = upper >= limitMs ? now : null;
-    timer = setTimeout(() => void check(), upper >= limitMs ? CONFIRM_MS : Math.max(25, limitMs - upper));
+    timer = setTimeout(() => void check(), upper >= limitMs ? CONFIRM_MS : Math.max(25, Math.min(gap, limitMs - upper)));
   };
-  timer = setTimeout(() => void check(), limitMs);
+  void check();
   return {
     stop() {
       stopped = true;

@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { access, readFile, readdir } from 'node:fs/promises';
 
 async function childrenOf(pid: number): Promise<number[] | null> {
   try {
@@ -16,6 +16,8 @@ async function childrenOf(pid: number): Promise<number[] | null> {
 
 /** The pid and all its descendants (via /proc/<pid>/task/<tid>/children, or a /proc scan). */
 export async function processTree(root: number): Promise<number[]> {
+  // A process that is gone has no tree (its orphans belong to whoever adopted them).
+  if (!(await access(`/proc/${root}`).then(() => true, () => false))) return [];
   const direct = await childrenOf(root);
   if (direct !== null) {
     const all = [root];
