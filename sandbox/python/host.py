@@ -1,0 +1,518 @@
+# The test process's view of the submission: a child process it starts, talks to in plain data, times in
+# the child's own time, and kills and starts again when a test's budget runs out or the child dies. The
+# submission's modules appear here as proxy modules; its functions as stubs, its classes as mirrored
+# classes whose instances are proxies. A value the submission returns is either plain data rebuilt here,
+# with the builtin types' own equality, or a proxy whose equality with plain data is never the
+# submission's to decide.
+import builtins
+import importlib.abc
+import importlib.machinery
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import types
+
+from rpc import Endpoint, Remote
+from wire import Pipe, WireError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIRM_S = 0.1
+
+
+class SubmissionStopped(BaseException):
+    """The running test's submission process was stopped (its time, memory or life ended). A BaseException:
+    no `except Exception` or `pytest.raises(Exception)` in a test can take it for the submission's answer."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class OutputLimit(BaseException):
+    """The submission printed more than the job allows during one request."""
+
+
+def _schedstat(pid):
+    """{tid: (run ns, wait ns, slices, runnable)} for the process's threads, now."""
+    out = {}
+    try:
+        tids = os.listdir('/proc/%d/task' % pid)
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
+                run, wait, slices = (int(x) for x in f.read().split()[:3])
+            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+                state = f.read().rsplit(') ', 1)[1][:1]
+        except (OSError, ValueError, IndexError):
+            continue
+        out[tid] = (run, wait, slices, state == 'R')
+    return out
+
+
+class Budget:
+    """A test's time in the submission's process: wall time it spent answering minus what it waited for a CPU."""
+
+    def __init__(self, ms):
+        self.ms = ms
+        self.used = 0.0
+
+    def reset(self, ms):
+        self.ms = ms
+        self.used = 0.0
+
+
+class Submission:
+    def __init__(self, root, memory_bytes, output_cap, budget_ms, events):
+        self.root = root
+        self.memory = memory_bytes
+        self.output_cap = output_cap
+        self.budget = Budget(budget_ms)
+        self.events = events  # list of (code, detail) the harness reports
+        self.proc = None
+        self.ep = None
+        self.generation = 0
+        self.stopped = None  # (status, message) once this test's process was stopped
+        self.mirrors = {}
+
+    # -- the process
+    def start(self):
+        if self.stopped is not None:
+            raise SubmissionStopped(*self.stopped)
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        env = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'TZ': 'UTC', 'PYTHONHASHSEED': '0'}
+        self.proc = subprocess.Popen(
+            [sys.executable, '-I', '-B', os.path.join(HERE, 'student.py'), self.root, str(to_child_r), str(from_child_w),
+             str(self.memory), str(self.output_cap)],
+            pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, cwd=self.root, env=env, start_new_session=True)
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.generation += 1
+        self.ep = Endpoint(Pipe(from_child_r, to_child_w), self.serve, self.proxy, self.wait)
+        self.ep.describe = describe_own
+        self.ep.exception_from = self.exception_from
+        self.ep.on_reply = self.on_reply
+        self.ep.reference_of = self.reference_of
+        self.fds = (from_child_r, to_child_w)
+
+    def kill(self):
+        if self.proc is None:
+            return None
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        code = self.proc.wait()
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.proc = None
+        self.ep = None
+        return code
+
+    def new_test(self, budget_ms):
+        """Each test starts with its full budget; a process stopped by the previous test is started afresh."""
+        self.budget.reset(budget_ms)
+        self.stopped = None
+
+    def stop(self, status, message):
+        self.kill()
+        self.stopped = (status, message)
+        raise SubmissionStopped(status, message)
+
+    def died(self):
+        code = self.kill()
+        if code is not None and code < 0 and -code == signal.SIGKILL:
+            self.events.append(('memory_limit', "the submission's process was killed (memory) during this test"))
+            return self.stop('failed', "the submission's process was killed during this test (out of memory?)")
+        return self.stop('failed', "the submission's process ended during this test (exit code %s)" % code)
+
+    # -- timing: the budget counts the submission's own time, never time it waited for a CPU
+    def wait(self):
+        """Blocks until the submission answers, or stops it once the test's budget is provably spent."""
+        fd, pid = self.fds[0], self.proc.pid
+        before = _schedstat(pid)
+        t0 = time.monotonic()
+        last, last_t = before, t0
+        while True:
+            left = self.budget.ms - self.budget.used
+            upper = self.sample(pid, before, t0)[0]
+            ready, _, _ = select.select([fd], [], [], max(left - upper, 0) / 1000 if left > upper else CONFIRM_S)
+            upper, lower, now, t = self.sample(pid, before, t0, last, last_t)
+            if ready:
+                self.budget.used += max(upper, 0)
+                return
+            if lower >= left:
+                self.budget.used += upper
+                self.stop('timeout', 'Exceeded timeout of %d ms for a test (counted in the submission\'s own time).' % self.budget.ms)
+            last, last_t = now, t
+
+    @staticmethod
+    def sample(pid, before, t0, last=None, last_t=None):
+        """(upper, lower) bounds of the submission's own time since t0: wall minus its counted waits, and what
+        is proven (its busiest thread's CPU, or the upper bound less a wait in progress Linux has not added)."""
+        now = _schedstat(pid)
+        t = time.monotonic()
+        waited = sum(v[1] - before.get(k, (0, 0))[1] for k, v in now.items()) / 1e6
+        upper = (t - t0) * 1000 - waited
+        busiest = max([(v[0] - before.get(k, (0,))[0]) / 1e6 for k, v in now.items()] or [0])
+        pending, unproven = 0.0, False
+        for k, v in now.items():
+            if v[3]:
+                if last is None or (k in last and last[k][3] and last[k][2] >= v[2]):
+                    unproven = True
+                pending += (t - (last_t or t0)) * 1000
+        lower = busiest if unproven else max(busiest, upper - pending)
+        return upper, lower, now, t
+
+    # -- requests to the submission
+    def request(self, op, target, name=None, args=(), kwargs=None):
+        if self.ep is None:
+            self.start()
+        try:
+            return self.ep.request(op, target, name, args, kwargs)
+        except (EOFError, OSError):
+            return self.died()
+        except WireError as e:
+            self.events.append(('tampering.protocol', "the submission's process broke the protocol: %s" % e))
+            return self.stop('failed', "the submission's process broke the protocol: %s" % e)
+
+    def reference_of(self, v):
+        target = target_of(v)
+        if target is None:
+            return None
+        key = target._key
+        if key[0] == 'M':
+            return {'M': [key[1], key[2], None, None]}
+        if key[1] != self.generation:
+            raise WireError("an object of the submission's previous process (stopped by an earlier test)")
+        return {'Y': key[2]}
+
+    def import_module(self, name):
+        return self.request('import', None, name)
+
+    def on_reply(self, msg):
+        out = msg.get('o')
+        if type(out) is list and len(out) == 3:
+            if type(out[0]) is str:
+                sys.stdout.write(out[0])
+            if type(out[1]) is str:
+                sys.stderr.write(out[1])
+            if out[2] is True:
+                self.events.append(('output_limit', 'the submission printed more than %d bytes in one call' % self.output_cap))
+                raise OutputLimit('the submission printed more than %d bytes in one call' % self.output_cap)
+
+    def exception_from(self, d):
+        if type(d) is not dict:
+            raise WireError('a malformed exception')
+        c, text = d.get('c'), d.get('s') if type(d.get('s')) is str else ''
+        try:
+            args = [self.ep.dec.decode(a) for a in d.get('a') or []]
+        except WireError:
+            args = [text]
+        if type(c) is dict and 'b' in c:
+            cls = getattr(builtins, c['b'], None) if type(c['b']) is str else None
+            if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+                raise WireError('an exception of an unknown builtin class')
+            if cls in (KeyboardInterrupt, GeneratorExit):
+                cls = RuntimeError
+                args = ['%s raised by the submission' % c['b']]
+            if cls is SystemExit:
+                self.events.append(('process_exit_called', 'the submission called sys.exit(%s)' % (args[0] if args else '')))
+        else:
+            cls = self.ep.dec.decode(c)
+            if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+                raise WireError('an exception that is not an exception class')
+        return _make_exception(cls, args, text)
+
+    # -- what the submission may ask of this process: calls, protocol methods and public attributes of
+    # what the tests handed over; never an import, never a dunder attribute.
+    def serve(self, op, target, name, args, kwargs):
+        if op == 'call' and callable(target):
+            return target(*args, **kwargs)
+        if op == 'get' and type(name) is str and not name.startswith('_'):
+            return getattr(target, name)
+        if op == 'dunder' and name in SAFE_DUNDERS:
+            return SAFE_DUNDERS[name](target, *args)
+        raise WireError('a request the test process does not serve: %s %s' % (op, name))
+
+    def proxy(self, tag, ref):
+        if type(ref) is not list:
+            raise WireError('a malformed reference')
+        if tag == 'M':
+            if len(ref) != 4 or type(ref[0]) is not str or type(ref[1]) is not str:
+                raise WireError('a malformed module reference')
+            return self.make(('M', ref[0], ref[1]), ref[2], ref[3])
+        if len(ref) != 3 or type(ref[0]) is not int:
+            raise WireError('a malformed reference')
+        return self.make(('H', self.generation, ref[0]), ref[1], ref[2])
+
+    def make(self, key, kind, info):
+        if key in self.mirrors:
+            return self.mirrors[key]
+        if kind == 'cls':
+            made = self.mirror_class(key, info)
+        elif kind == 'fn':
+            made = make_function(self, key, info)
+        else:
+            cls = RemoteIterator if kind == 'it' else RemoteObject
+            if type(info) is dict and info.get('c') is not None:
+                mirrored = self.ep.dec.decode(info['c'])
+                if isinstance(mirrored, type) and issubclass(mirrored, RemoteObject) and kind != 'it':
+                    cls = mirrored
+            made = cls.__new__(cls)
+            _bind(made, self, key)
+        # Path references outlive a restart; handles die with their process, so only paths are cached long.
+        self.mirrors[key] = made
+        return made
+
+    def mirror_class(self, key, info):
+        if type(info) is not dict or type(info.get('n')) is not str:
+            raise WireError('a malformed class')
+        bases = []
+        for b in info.get('bases') or []:
+            if type(b) is dict and 'b' in b:
+                base = getattr(builtins, b['b'], None) if type(b['b']) is str else None
+                if isinstance(base, type) and issubclass(base, BaseException):
+                    bases.append(base)
+            else:
+                base = self.ep.dec.decode(b)
+                if isinstance(base, type) and (issubclass(base, RemoteObject) or issubclass(base, BaseException)):
+                    bases.append(base)
+        if info.get('e'):
+            bases = [b for b in bases if issubclass(b, BaseException)] or [Exception]
+            ns = {'__module__': info.get('m') if type(info.get('m')) is str else '?', '__str__': _mirrored_exception_str}
+            cls = type(info['n'], tuple(bases), ns)
+        else:
+            bases = [b for b in bases if issubclass(b, RemoteObject)] or [RemoteCallable if info.get('call') else RemoteObject]
+            cls = RemoteClass(info['n'], tuple(bases), {'__module__': info.get('m') if type(info.get('m')) is str else '?'})
+        cls.__qualname__ = info.get('q') if type(info.get('q')) is str else info['n']
+        type.__setattr__(cls, '_evigrade_target', _Target(self, key))
+        return cls
+
+
+def _mirrored_exception_str(self):
+    return self.__dict__.get('_evigrade_str', BaseException.__str__(self))
+
+
+def _make_exception(cls, args, text):
+    try:
+        e = cls(*args)
+    except Exception:
+        e = cls.__new__(cls)
+        e.args = tuple(args)
+    if getattr(cls, '_evigrade_target', None) is not None:
+        e.__dict__['_evigrade_str'] = text
+    return e
+
+
+class _Target(Remote):
+    """What a request names: an object of the submission, by path (survives a restart) or by handle."""
+
+    __slots__ = ('_sub', '_key')
+
+    def __init__(self, sub, key):
+        object.__setattr__(self, '_sub', sub)
+        object.__setattr__(self, '_key', key)
+
+
+def target_of(v):
+    """The submission's object a proxy, stub or mirrored class stands for (None for the tests' own objects)."""
+    if isinstance(v, _Target):
+        return v
+    if isinstance(v, RemoteObject):
+        return object.__getattribute__(v, '_evigrade_target')
+    if isinstance(v, (type, types.FunctionType)):
+        found = v.__dict__.get('_evigrade_target')
+        return found if isinstance(found, _Target) else None
+    return None
+
+
+def _bind(obj, sub, key):
+    object.__setattr__(obj, '_evigrade_target', _Target(sub, key))
+
+
+def _call(obj, op, name=None, args=(), kwargs=None):
+    target = object.__getattribute__(obj, '_evigrade_target') if not isinstance(obj, type) else type.__getattribute__(obj, '_evigrade_target')
+    return target._sub.request(op, target, name, args, kwargs)
+
+
+def describe_own(v):
+    if callable(v):
+        return 'fn', {'n': getattr(v, '__name__', '?') if isinstance(getattr(v, '__name__', None), str) else '?'}
+    return 'obj', None
+
+
+def _note_equality(obj, other):
+    target = object.__getattribute__(obj, '_evigrade_target')
+    events = target._sub.events
+    code = 'equality.submission_defined'
+    if not any(c == code for c, _ in events):
+        events.append((code, 'a test compared an object of the submission with plain data (%s); the submission\'s own comparison was not consulted, and the comparison failed' % type(other).__name__))
+
+
+def _remote_dunder(name, coerce=None):
+    def method(self, *args):
+        value = _call(self, 'dunder', name, args)
+        if coerce is not None and type(value) is not coerce:
+            raise TypeError('%s returned %s, not %s' % (name, type(value).__name__, coerce.__name__))
+        return value
+    method.__name__ = name
+    return method
+
+
+def _comparison(name, flip):
+    def method(self, other):
+        if isinstance(other, RemoteObject):
+            return _call(self, 'dunder', name, (other,))
+        _note_equality(self, other)
+        return NotImplemented
+    method.__name__ = name
+    return method
+
+
+class RemoteObject(Remote):
+    """An object of the submission: every operation is asked of its process."""
+
+    __slots__ = ('_evigrade_target', '__dict__', '__weakref__')
+
+    def __getattr__(self, name):
+        if name.startswith('__') or name.startswith('_pytest') or name == '_evigrade_target':
+            raise AttributeError(name)
+        return _call(self, 'get', name)
+
+    def __setattr__(self, name, value):
+        _call(self, 'set', name, (value,))
+
+    def __delattr__(self, name):
+        _call(self, 'del', name)
+
+    __repr__ = _remote_dunder('__repr__', str)
+    __str__ = _remote_dunder('__str__', str)
+    __len__ = _remote_dunder('__len__', int)
+    __bool__ = _remote_dunder('__bool__', bool)
+    __hash__ = _remote_dunder('__hash__', int)
+    __iter__ = _remote_dunder('__iter__')
+    __reversed__ = _remote_dunder('__reversed__')
+    __getitem__ = _remote_dunder('__getitem__')
+    __setitem__ = _remote_dunder('__setitem__')
+    __delitem__ = _remote_dunder('__delitem__')
+    __contains__ = _remote_dunder('__contains__', bool)
+    __eq__ = _comparison('__eq__', '__eq__')
+    __ne__ = _comparison('__ne__', '__ne__')
+    __lt__ = _comparison('__lt__', '__gt__')
+    __le__ = _comparison('__le__', '__ge__')
+    __gt__ = _comparison('__gt__', '__lt__')
+    __ge__ = _comparison('__ge__', '__le__')
+    __enter__ = _remote_dunder('__enter__')
+    __exit__ = _remote_dunder('__exit__')
+    __neg__ = _remote_dunder('__neg__')
+    __pos__ = _remote_dunder('__pos__')
+    __abs__ = _remote_dunder('__abs__')
+    __invert__ = _remote_dunder('__invert__')
+    __int__ = _remote_dunder('__int__', int)
+    __float__ = _remote_dunder('__float__', float)
+    __index__ = _remote_dunder('__index__', int)
+    __round__ = _remote_dunder('__round__')
+
+
+# Ordering and arithmetic go to the submission: what they return is plain data or another proxy.
+for _name in ('__add__', '__sub__', '__mul__', '__truediv__', '__floordiv__',
+              '__mod__', '__pow__', '__matmul__', '__and__', '__or__', '__xor__', '__lshift__', '__rshift__',
+              '__radd__', '__rsub__', '__rmul__', '__rtruediv__', '__rfloordiv__', '__rmod__', '__rpow__'):
+    setattr(RemoteObject, _name, _remote_dunder(_name))
+
+
+class RemoteCallable(RemoteObject):
+    __slots__ = ()
+
+    def __call__(self, *args, **kwargs):
+        return _call(self, 'call', None, args, kwargs)
+
+
+class RemoteIterator(RemoteObject):
+    __slots__ = ()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return _call(self, 'dunder', '__next__')
+
+
+class RemoteClass(type):
+    """The metaclass of mirrored classes: calling one constructs the object in the submission's process."""
+
+    def __call__(cls, *args, **kwargs):
+        return type.__getattribute__(cls, '_evigrade_target')._sub.request('call', type.__getattribute__(cls, '_evigrade_target'), None, args, kwargs)
+
+    def __getattr__(cls, name):
+        if name.startswith('__') or name.startswith('_pytest') or name == '_evigrade_target':
+            raise AttributeError(name)
+        return _call(cls, 'get', name)
+
+
+def make_function(sub, key, info):
+    target = _Target(sub, key)
+    name = info.get('n') if type(info) is dict and type(info.get('n')) is str else 'function'
+
+    def stub(*args, **kwargs):
+        return sub.request('call', target, None, args, kwargs)
+
+    stub.__name__ = name
+    stub.__qualname__ = info.get('q') if type(info) is dict and type(info.get('q')) is str else name
+    stub._evigrade_target = target
+    return stub
+
+
+# What the submission may ask of the tests' objects (a callback's protocol methods).
+SAFE_DUNDERS = {
+    '__iter__': iter, '__next__': next, '__len__': len, '__getitem__': lambda o, k: o[k],
+    '__contains__': lambda o, k: k in o, '__repr__': repr, '__str__': str, '__bool__': bool,
+}
+
+
+class StudentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports of the submission's modules, in the test process, become proxy modules."""
+
+    def __init__(self, names, load):
+        self.names = names
+        self.load = load  # load(module_name) -> description, or raises
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname.split('.')[0] not in self.names:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        self.load(module)
+
+
+def fill_module(sub, module, root):
+    """The submission's module, as its process describes it after importing it."""
+    desc = sub.import_module(module.__name__)
+    if type(desc) is not dict or type(desc.get('names')) is not list:
+        raise ImportError('the submission process described %s wrongly' % module.__name__)
+    module.__file__ = os.path.join(root, *module.__name__.split('.')) + '.py'
+    module.__path__ = []
+    for pair in desc['names']:
+        if type(pair) is list and len(pair) == 2 and type(pair[0]) is str:
+            setattr(module, pair[0], pair[1])
+    return module
+
+
+def stopped_status(excinfo):
+    """The test status a stopped submission gives its test."""
+    return excinfo.value.status if excinfo is not None and isinstance(excinfo.value, SubmissionStopped) else None
+

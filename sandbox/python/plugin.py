@@ -1,0 +1,293 @@
+# Real pytest, run over tests that exist only in memory. pytest collects, runs, rewrites assertions and
+# words every message itself; this plugin only feeds it the test modules (compiled here with pytest's own
+# assertion rewriting, never read from a file the submission could have written), and turns its reports
+# into frames. No conftest, ini file or plugin is ever read from disk: --noconftest, our own ini, no autoload.
+import ast
+import fnmatch
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import linecache
+import os
+import sys
+import types
+from pathlib import Path
+
+from boot import TESTS_DIR
+from host import StudentFinder, Submission, SubmissionStopped, OutputLimit, fill_module
+
+TEST_FILES = ('test_*.py', '*_test.py')
+INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pytest.ini')
+
+
+def is_test_file(name):
+    return any(fnmatch.fnmatch(name, p) for p in TEST_FILES)
+
+
+class MemoryModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The rubric's own helper modules (not tests, not conftest), importable by name from memory."""
+
+    def __init__(self, sources):
+        self.sources = sources  # module name -> (file name, source)
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname not in self.sources:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, origin=os.path.join(TESTS_DIR, self.sources[fullname][0]))
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        file, source = self.sources[module.__name__]
+        module.__file__ = os.path.join(TESTS_DIR, file)
+        exec(compile_source(source, module.__file__, None), module.__dict__)
+
+
+def remember_source(path, source):
+    """Tracebacks and pytest's reports show the test's lines from here; no file is ever read."""
+    lines = source.splitlines(True)
+    linecache.cache[path] = (len(source), None, lines, path)
+
+
+def compile_source(source, path, config):
+    remember_source(path, source)
+    tree = ast.parse(source, path)
+    if config is not None:
+        from _pytest.assertion.rewrite import rewrite_asserts
+        rewrite_asserts(tree, source.encode('utf-8'), path, config)
+    return compile(tree, path, 'exec', dont_inherit=True)
+
+
+def load_memory_module(name, path, source, config):
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    try:
+        exec(compile_source(source, path, config), module.__dict__)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def student_module_names(root, test_sources, rubric_modules, mode):
+    """Top-level names the tests may import from the submission (run: its files; collect: what the tests import)."""
+    names = set()
+    if mode == 'run':
+        for entry in os.listdir(root):
+            full = os.path.join(root, entry)
+            if entry.endswith('.py') and os.path.isfile(full):
+                names.add(entry[:-3])
+            elif os.path.isdir(full) and os.path.isfile(os.path.join(full, '__init__.py')):
+                names.add(entry)
+    else:
+        for source in test_sources:
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(a.name.split('.')[0] for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module.split('.')[0])
+        names = {n for n in names if importlib.util.find_spec(n) is None} if names else names
+    # The rubric's own modules, the standard library and pytest are never the submission's.
+    return {n for n in names if n not in rubric_modules and n not in sys.stdlib_module_names and n not in ('pytest', '_pytest', 'pluggy')}
+
+
+class CollectStub(types.ModuleType):
+    """While the hidden tests are collected there is no submission: any name imported from it is a stub."""
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+
+        def unavailable(*args, **kwargs):
+            raise RuntimeError('the submission is not available while the tests are collected')
+        unavailable.__name__ = name
+        return unavailable
+
+
+class EvigradePlugin:
+    def __init__(self, payload, channel, sub, events):
+        self.payload = payload
+        self.channel = channel
+        self.sub = sub
+        self.events = events
+        self.sent_events = 0
+        self.tests = [t for t in payload['tests'] if is_test_file(os.path.basename(t['name']))]
+        self.conftests = [t for t in payload['tests'] if os.path.basename(t['name']) == 'conftest.py']
+        self.index = {}  # nodeid -> (file, index)
+        self.reports = {}
+        self.stopped = {}
+
+    def pytest_configure(self, config):
+        _CONFIG[0] = config
+
+    # -- collection, from memory only
+    def pytest_collection(self, session):
+        from _pytest.python import Module
+        from _pytest.runner import collect_one_node
+        config = session.config
+        for t in self.conftests:
+            mod = load_memory_module('conftest', os.path.join(TESTS_DIR, t['name']), t['source'], config)
+            config.pluginmanager.consider_conftest(mod)
+        items = []
+        for t in self.tests:
+            node = Module.from_parent(session, path=Path(TESTS_DIR, t['name']))
+            rep = collect_one_node(node)
+            session.ihook.pytest_collectreport(report=rep)
+            found = []
+            if rep.passed:
+                for x in rep.result:
+                    found.extend(session.genitems(x))
+            error = None if rep.passed else _collect_message(rep)
+            for i, item in enumerate(found):
+                self.index[item.nodeid] = (t['name'], i)
+            self.channel.send('collected', {'file': t['name'], 'tests': [{'index': i, 'path': [item.nodeid]} for i, item in enumerate(found)], 'error': error})
+            items.extend(found)
+        session.items = items
+        session.testscollected = len(items)
+        config.hook.pytest_collection_modifyitems(session=session, config=config, items=session.items)
+        config.hook.pytest_collection_finish(session=session)
+        return True
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        only = self.payload.get('only')
+        if self.payload['mode'] == 'collect':
+            config.hook.pytest_deselected(items=list(items))
+            items[:] = []
+            return
+        if only is None:
+            return
+        keep = [it for it in items if self.index.get(it.nodeid, (None, -1))[1] in (only.get(self.index.get(it.nodeid, ('', 0))[0]) or [])]
+        dropped = [it for it in items if it not in keep]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+    # -- running
+    def pytest_runtest_logstart(self, nodeid, location):
+        if self.sub is not None:
+            self.sub.new_test(self.payload['testTimeoutMs'])
+        file, index = self.index.get(nodeid, (None, None))
+        if file is not None:
+            self.channel.send('start', {'file': file, 'index': index})
+
+    def pytest_runtest_makereport(self, item, call):
+        if call.excinfo is not None and isinstance(call.excinfo.value, (SubmissionStopped, OutputLimit)):
+            self.stopped.setdefault(item.nodeid, call.excinfo.value)
+
+    def pytest_runtest_logreport(self, report):
+        self.reports.setdefault(report.nodeid, []).append(report)
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        file, index = self.index.get(nodeid, (None, None))
+        reports = self.reports.pop(nodeid, [])
+        self.flush_events()
+        if file is None:
+            return
+        status, message = outcome(reports, self.stopped.get(nodeid))
+        duration = sum(r.duration for r in reports) * 1000
+        self.channel.send('result', {'file': file, 'index': index, 'path': [nodeid], 'status': status, 'durationMs': round(duration, 3), 'message': message})
+
+    def flush_events(self):
+        for code, detail in self.events[self.sent_events:]:
+            if code == 'process_exit_called' or code.startswith('tampering.'):
+                self.channel.send('tamper', {'code': code, 'detail': detail})
+            elif code == 'output_limit':
+                self.channel.send('limit', {'code': code, 'detail': detail})
+            else:
+                self.channel.send('note', {'code': code, 'detail': detail})
+        self.sent_events = len(self.events)
+
+
+def _collect_message(rep):
+    text = str(rep.longrepr)
+    return text.replace(TESTS_DIR + '/', '')
+
+
+def _message(report):
+    longrepr = report.longrepr
+    if longrepr is None:
+        return ''
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    crash = getattr(longrepr, 'reprcrash', None)
+    if crash is not None:
+        return crash.message
+    return str(longrepr)
+
+
+def outcome(reports, stopped):
+    """pytest's outcome for the test: the first phase that did not pass decides, as its summary does."""
+    by_phase = {r.when: r for r in reports}
+    setup, call, teardown = by_phase.get('setup'), by_phase.get('call'), by_phase.get('teardown')
+    if isinstance(stopped, SubmissionStopped) and stopped.status == 'timeout':
+        return 'timeout', str(stopped)
+    if setup is not None and setup.failed:
+        return 'error', _message(setup)
+    if setup is not None and setup.skipped:
+        return 'skipped', _message(setup)
+    if call is not None:
+        if call.failed:
+            return 'failed', _message(call)
+        if call.skipped:
+            return 'skipped', _message(call)
+    if teardown is not None and teardown.failed:
+        return 'error', _message(teardown)
+    return 'passed', ''
+
+
+def run(payload, channel):
+    import pytest
+    root = payload['root']
+    events = []
+    rubric_modules = {os.path.basename(t['name'])[:-3] for t in payload['tests'] if t['name'].endswith('.py')}
+    helpers = {os.path.basename(t['name'])[:-3]: (t['name'], t['source']) for t in payload['tests']
+               if t['name'].endswith('.py') and not is_test_file(os.path.basename(t['name'])) and os.path.basename(t['name']) != 'conftest.py'}
+    names = student_module_names(root, [t['source'] for t in payload['tests']], rubric_modules, payload['mode'])
+    sub = None
+    if payload['mode'] == 'run':
+        memory = int(payload.get('memoryBytes') or 0)
+        sub = Submission(root, memory, int(payload['outputBytes']), payload['testTimeoutMs'], events)
+        sys.meta_path.insert(0, StudentFinder(names, lambda m: fill_module(sub, m, root)))
+    else:
+        sys.meta_path.insert(0, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub)))
+    sys.meta_path.insert(0, MemoryModules(helpers))
+    _serve_test_modules_from_memory(payload)
+    plugin = EvigradePlugin(payload, channel, sub, events)
+    args = ['-c', INI, '--rootdir', TESTS_DIR, '-p', 'no:cacheprovider', '--noconftest', '--capture=sys', '-q', TESTS_DIR]
+    try:
+        code = pytest.main(args, plugins=[plugin])
+        # Failing tests are verdicts; pytest failing in itself is the harness's failure, never one.
+        if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
+            raise RuntimeError('pytest stopped with %s' % code.name)
+    finally:
+        if sub is not None:
+            sub.kill()
+    plugin.flush_events()
+    return len(plugin.tests)
+
+
+def _serve_test_modules_from_memory(payload):
+    """pytest imports each test module through `import_path`; here that reads from memory, never from disk."""
+    import _pytest.python as python
+    sources = {os.path.join(TESTS_DIR, t['name']): t['source'] for t in payload['tests']}
+    original = python.import_path
+
+    def import_path(path, *, mode, root):
+        key = str(path)
+        if key not in sources:
+            return original(path, mode=mode, root=root)
+        name = Path(key).stem
+        if name in sys.modules and getattr(sys.modules[name], '__file__', None) == key:
+            return sys.modules[name]
+        return load_memory_module(name, key, sources[key], _CONFIG[0])
+
+    python.import_path = import_path
+
+
+_CONFIG = [None]  # the session's config, for pytest's assertion rewriting of the modules it imports

@@ -1,0 +1,307 @@
+# The submission's process. It imports the student's modules and does what the test process asks, over
+# two pipes, in plain data. It holds nothing of the grader's: no hidden test source, no results channel,
+# no key. Whatever the code here does to its own process (frames, gc, builtins, sys.exit, ctypes) stays in
+# this process, which the test process can kill and start again at any time.
+import io
+import operator
+import os
+import resource
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from rpc import Endpoint, Remote  # noqa: E402
+from wire import Pipe, WireError  # noqa: E402
+
+BINARY = {
+    '__add__': operator.add, '__sub__': operator.sub, '__mul__': operator.mul, '__truediv__': operator.truediv,
+    '__floordiv__': operator.floordiv, '__mod__': operator.mod, '__pow__': operator.pow, '__matmul__': operator.matmul,
+    '__and__': operator.and_, '__or__': operator.or_, '__xor__': operator.xor, '__lshift__': operator.lshift,
+    '__rshift__': operator.rshift, '__eq__': operator.eq, '__ne__': operator.ne, '__lt__': operator.lt,
+    '__le__': operator.le, '__gt__': operator.gt, '__ge__': operator.ge, '__getitem__': operator.getitem,
+    '__contains__': lambda a, b: b in a, '__delitem__': operator.delitem,
+    '__radd__': lambda a, b: b + a, '__rsub__': lambda a, b: b - a, '__rmul__': lambda a, b: b * a,
+    '__rtruediv__': lambda a, b: b / a, '__rfloordiv__': lambda a, b: b // a, '__rmod__': lambda a, b: b % a,
+    '__rpow__': lambda a, b: b ** a,
+}
+UNARY = {
+    '__len__': len, '__iter__': iter, '__next__': next, '__str__': str, '__repr__': repr, '__bool__': bool,
+    '__hash__': hash, '__neg__': operator.neg, '__pos__': operator.pos, '__abs__': abs, '__invert__': operator.invert,
+    '__int__': int, '__float__': float, '__index__': operator.index, '__enter__': lambda o: o.__enter__(),
+    '__reversed__': reversed, '__round__': round,
+}
+PLAIN_BASES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
+
+
+class Capture(io.TextIOBase):
+    """What the submission prints during one request, up to a cap (beyond it, the rest is dropped and noted)."""
+
+    def __init__(self, cap):
+        self.parts = []
+        self.size = 0
+        self.cap = cap
+        self.over = False
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError('write() argument must be str, not %s' % type(s).__name__)
+        room = self.cap - self.size
+        if len(s) > room:
+            self.over = True
+        self.parts.append(s[:max(room, 0)])
+        self.size += min(len(s), max(room, 0))
+        return len(s)
+
+    def text(self):
+        return ''.join(self.parts)
+
+
+class Student:
+    def __init__(self, pipe, output_cap):
+        self.output_cap = output_cap
+        self.paths = {}  # id(obj) -> (module, name): functions and classes defined at a module's top level
+        self.ep = Endpoint(pipe, self.serve, self.proxy)
+        self.ep.describe = self.describe
+        self.ep.path_of = lambda v: (v.module, v.key) if isinstance(v, _Opaque) else self.paths.get(id(v))
+        self.ep.exception_from = self.exception_from
+        self.ep.reference_of = lambda v: {'Y': object.__getattribute__(v, '_id')} if isinstance(v, TestObject) else None
+        base_perform = self.ep.perform
+        self.ep.perform = lambda *a: self.captured(base_perform, *a)
+
+    def captured(self, perform, *args):
+        out, err = Capture(self.output_cap), Capture(self.output_cap)
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        try:
+            reply = perform(*args)
+        finally:
+            sys.stdout, sys.stderr = saved
+        if out.size or err.size or out.over or err.over:
+            reply['o'] = [out.text(), err.text(), out.over or err.over]
+        return reply
+
+    # -- what the test process may ask (it is trusted: anything)
+    def serve(self, op, target, name, args, kwargs):
+        if op == 'import':
+            return self.import_module(name)
+        if op == 'call':
+            return target(*args, **kwargs)
+        if op == 'get':
+            return getattr(target, name)
+        if op == 'set':
+            setattr(target, name, args[0])
+            return None
+        if op == 'del':
+            delattr(target, name)
+            return None
+        if op == 'dunder':
+            if name in UNARY and not args:
+                return UNARY[name](target)
+            if name in BINARY and len(args) == 1:
+                return BINARY[name](target, args[0])
+            if name == '__setitem__' and len(args) == 2:
+                target[args[0]] = args[1]
+                return None
+            if name == '__exit__' and len(args) == 3:
+                return target.__exit__(*args)
+        raise WireError('a request the submission process does not know: %s %s' % (op, name))
+
+    def import_module(self, name):
+        import importlib
+        module = importlib.import_module(name)
+        names = []
+        for key, value in list(vars(module).items()):
+            if key.startswith('__') and key != '__all__':
+                continue
+            if isinstance(value, types.ModuleType):
+                continue
+            if isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+                self.paths.setdefault(id(value), (name, key))
+            names.append(key)
+        described = []
+        for key in names:
+            value = vars(module)[key]
+            if not (id(value) in self.paths or _is_plain(value)):
+                value = _Opaque(name, key)
+            described.append([key, value])
+        return {'file': getattr(module, '__file__', None), 'names': described}
+
+    def describe(self, v):
+        if isinstance(v, _Opaque):
+            v = getattr(sys.modules[v.module], v.key)
+        if isinstance(v, type):
+            return 'cls', self.class_info(v)
+        if callable(v) and isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.BuiltinMethodType)):
+            return 'fn', {'n': getattr(v, '__name__', '?'), 'q': getattr(v, '__qualname__', '?')}
+        if hasattr(type(v), '__next__'):
+            return 'it', {'c': self.ep.enc.encode(type(v))}
+        return 'obj', {'c': self.ep.enc.encode(type(v)), 'call': callable(v)}
+
+    def class_info(self, cls):
+        import builtins
+        bases = []
+        for b in cls.__bases__:
+            if getattr(builtins, b.__name__, None) is b:
+                bases.append({'b': b.__name__})
+            else:
+                bases.append(self.ep.enc.encode(b))
+        return {'n': cls.__name__, 'q': cls.__qualname__, 'm': cls.__module__, 'bases': bases,
+                'e': issubclass(cls, BaseException), 'call': hasattr(cls, '__call__') and '__call__' in _own_dunders(cls)}
+
+    # -- objects of the test process: callables and iterables it handed over
+    def proxy(self, tag, ref):
+        if tag == 'M':
+            import importlib
+            if type(ref) is not list or len(ref) < 2 or type(ref[0]) is not str or type(ref[1]) is not str:
+                raise WireError('a malformed module reference')
+            return getattr(importlib.import_module(ref[0]), ref[1])
+        if type(ref) is not list or len(ref) != 3 or type(ref[0]) is not int:
+            raise WireError('a malformed reference')
+        return TestObject(self.ep, ref[0])
+
+    def exception_from(self, d):
+        import builtins
+        c = d.get('c') if type(d) is dict else None
+        text = d.get('s') if type(d) is dict and type(d.get('s')) is str else 'an error in the test'
+        cls = getattr(builtins, c['b'], None) if type(c) is dict and type(c.get('b')) is str else None
+        if not (isinstance(cls, type) and issubclass(cls, Exception)):
+            return RuntimeError(text)
+        try:
+            return cls(*[self.ep.dec.decode(a) for a in d.get('a') or []])
+        except Exception:
+            return cls(text)
+
+    def export_plain(self, v):
+        """Instances of the submission's subclasses of plain types cross as the plain value they hold."""
+        for base in type(v).__mro__:
+            if base in PLAIN_BASES:
+                return _as_plain(base, v)
+        return None
+
+
+def _as_plain(base, v):
+    if base is int:
+        return int.__int__(v)
+    if base is float:
+        return float.__float__(v)
+    if base is complex:
+        return complex(complex.__getattribute__(v, 'real'), complex.__getattribute__(v, 'imag'))
+    if base is str:
+        return str.__str__(v)
+    if base is bytes:
+        return bytes(memoryview(v))
+    if base is dict:
+        return {k: x for k, x in dict.items(v)}
+    return base(base.__iter__(v))
+
+
+def _is_plain(v, depth=0):
+    """Exactly a builtin plain value all the way down (what the module may hand over as a copy)."""
+    t = type(v)
+    if v is None or t in (bool, int, float, complex, str, bytes):
+        return True
+    if depth > 50:
+        return False
+    if t in (list, tuple, set, frozenset):
+        return all(_is_plain(x, depth + 1) for x in v)
+    if t is dict:
+        return all(_is_plain(k, depth + 1) and _is_plain(x, depth + 1) for k, x in v.items())
+    return False
+
+
+def _own_dunders(cls):
+    names = set()
+    for k in cls.__mro__[:-1]:
+        names.update(k.__dict__)
+    return names
+
+
+class _Opaque:
+    """A module-level object: the test process sees a proxy it reaches by name (again after a restart)."""
+
+    def __init__(self, module, key):
+        self.module = module
+        self.key = key
+
+
+class TestObject(Remote):
+    """A callable or iterable the test process handed to the submission."""
+
+    __slots__ = ('_ep', '_id')
+
+    def __init__(self, ep, ident):
+        object.__setattr__(self, '_ep', ep)
+        object.__setattr__(self, '_id', ident)
+
+    def __call__(self, *args, **kwargs):
+        return self._ep.request('call', self, args=args, kwargs=kwargs)
+
+    def __getattr__(self, name):
+        return self._ep.request('get', self, name)
+
+    def __iter__(self):
+        return self._ep.request('dunder', self, '__iter__')
+
+    def __next__(self):
+        return self._ep.request('dunder', self, '__next__')
+
+    def __len__(self):
+        return self._ep.request('dunder', self, '__len__')
+
+    def __getitem__(self, key):
+        return self._ep.request('dunder', self, '__getitem__', (key,))
+
+    def __contains__(self, key):
+        return self._ep.request('dunder', self, '__contains__', (key,))
+
+    def __repr__(self):
+        return self._ep.request('dunder', self, '__repr__')
+
+    def __str__(self):
+        return self._ep.request('dunder', self, '__str__')
+
+    def __bool__(self):
+        return self._ep.request('dunder', self, '__bool__')
+
+
+def main():
+    root, rfd, wfd, memory, output_cap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    if memory > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    sys.path.insert(0, root)
+    sys.path.remove(HERE)
+    sys.set_int_max_str_digits(0)
+    student = Student(Pipe(rfd, wfd), output_cap)
+    original_export = student.ep.export
+
+    def export(v):
+        if not isinstance(v, Remote) and not isinstance(v, type) and isinstance(v, PLAIN_BASES):
+            plain = student.export_plain(v)
+            if plain is not None and type(plain) is not type(v):
+                return student.ep.enc.encode(plain)
+        return original_export(v)
+
+    student.ep.export = export
+    student.ep.enc.export = export
+    while True:
+        try:
+            msg = student.ep.pipe.receive()
+        except EOFError:
+            os._exit(0)
+        except WireError:
+            os._exit(3)
+        if type(msg) is not dict or 'q' not in msg:
+            os._exit(3)
+        try:
+            student.ep.answer(msg)
+        except (WireError, EOFError):
+            os._exit(3)
+
+
+if __name__ == '__main__':
+    main()
