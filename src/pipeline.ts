@@ -1,12 +1,13 @@
 // The only place that knows stage order:
 // intake → collect (once per rubric) → sandboxed runs (resumed after a kill) →
 // interpretation → scores → evidence → report.
+import { LANGUAGES } from './domain/languages.js';
 import type { AnalysisPort } from './adapters/analysis/pool.js';
 import type { JudgePort } from './judges/port.js';
 import { finalize, skippedJudgement } from './stages/judgement.js';
 import type { Sandbox } from './adapters/sandbox/registry.js';
 import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
-import type { HarnessPayload, RawRun } from './adapters/sandbox/types.js';
+import type { HarnessPayload, RawRun, SandboxJob } from './adapters/sandbox/types.js';
 import { EvigradeError, isEvigradeError } from './domain/errors.js';
 import type { DeterministicReport, Report } from './domain/report.js';
 import { selectorMatches, type Rubric } from './domain/rubric.js';
@@ -31,18 +32,25 @@ export interface GradePorts {
 const ms = (since: number): number => Math.round(performance.now() - since);
 
 function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayload['only']): HarnessPayload {
+  const python = LANGUAGES[rubric.spec.language].runtime === 'python';
   return {
     mode,
     root: SANDBOX_ROOT,
-    entry: mode === 'run' ? jsName(rubric.spec.entry) : null,
+    entry: mode === 'run' && !python ? jsName(rubric.spec.entry) : null,
     tests: rubric.tests.map((t) => ({ name: t.jobName, source: t.jobSource })),
     only,
-    stubNames: importedNames(rubric.tests.map((t) => t.jobSource)),
+    stubNames: python ? [] : importedNames(rubric.tests.map((t) => t.jobSource)),
     testTimeoutMs: rubric.spec.limits.test_timeout_ms,
     outputBytes: rubric.spec.limits.output_kb * 1024,
     builtins: rubric.spec.builtins ?? [],
+    // The submission's process gets the job's memory less what the test process itself needs.
+    ...(python ? { memoryBytes: Math.max(64, rubric.spec.limits.memory_mb - 48) * 1024 * 1024 } : {}),
   };
 }
+
+/** The job for a rubric's hidden tests: its runtime, payload and limits. */
+const jobOf = (rubric: Rubric, files: Submission['files'], mode: HarnessPayload['mode'], only: HarnessPayload['only'], limits = rubric.spec.limits): SandboxJob =>
+  ({ runtime: LANGUAGES[rubric.spec.language].runtime, files, payload: payload(rubric, mode, only), limits });
 
 /**
  * Learns the tests that must report, from the hidden tests alone (the
@@ -51,7 +59,7 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
  */
 export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise<ExpectedTest[]> {
   const limits = { ...rubric.spec.limits, timeout_ms: Math.max(rubric.spec.limits.timeout_ms, 30_000) };
-  const run = await sandbox.run({ files: [], payload: payload(rubric, 'collect', null), limits });
+  const run = await sandbox.run(jobOf(rubric, [], 'collect', null, limits));
   const expected: ExpectedTest[] = [];
   const problems: string[] = [];
   for (const f of run.frames) {
@@ -130,7 +138,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 async function runTests(files: Submission['files'], rubric: Rubric, expected: readonly ExpectedTest[], state: AttemptState, ports: GradePorts): Promise<void> {
   let only: HarnessPayload['only'] = null;
   for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
-    const run: RawRun = await ports.sandbox.run({ files, payload: payload(rubric, 'run', only), limits: rubric.spec.limits });
+    const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only));
     const next = foldAttempt(state, interpretRun(run, expected), run, expected, rubric.spec.limits);
     if (!next) return;
     if (attempt < ports.maxResumes) state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });

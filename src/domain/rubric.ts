@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGE_NAMES } from './languages.js';
 import { JudgeSpecSchema } from './judge.js';
 import { LintSpecSchema } from './lint.js';
 
@@ -77,7 +78,7 @@ export const RubricSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'),
     title: z.string().min(1),
-    language: z.enum(['javascript', 'typescript', 'python']),
+    language: z.enum(LANGUAGE_NAMES),
     statement: z.string().min(1),
     entry: z.string().regex(/^\.\/[A-Za-z0-9_.-]+$/, 'a sibling module such as "./leap" or "./leap.js"'),
     tests: z.array(relPath).min(1),
@@ -122,6 +123,9 @@ export interface Rubric {
   readonly referenceDir: string | null;
 }
 
-/** Does a rubric selector (exact name, or a describe path prefix) match a test name? */
+/**
+ * Does a rubric selector match a test name? Exactly, or as a prefix: a describe path (`convert > edge cases`),
+ * or a pytest node id's file, class or function (`leap_test.py::LeapTest`, `test_counts` for `test_counts[3]`).
+ */
 export const selectorMatches = (selector: string, name: string): boolean =>
-  name === selector || name.startsWith(`${selector} > `);
+  name === selector || name.startsWith(`${selector} > `) || name.startsWith(`${selector}::`) || name.startsWith(`${selector}[`);

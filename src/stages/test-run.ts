@@ -70,7 +70,7 @@ export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): In
         events.push({ event: 'output_limit', detail: f.data.detail });
         break;
       case 'note':
-        if (f.data.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${f.data.detail}` });
+        noteNote(f.data, events, flags);
         break;
       case 'fileError':
         events.push({ event: 'crash', detail: cap(`${f.data.file}: ${f.data.message}`) });
@@ -119,6 +119,16 @@ function recordResult(d: FrameOf<'result'>, byFile: Map<string, ExpectedTest[]>,
   // the registration check has already flagged it.
   if (!t || !samePath(t.path, d.path) || results.has(keyOf(t))) return;
   results.set(keyOf(t), { status: d.status, durationMs: Math.max(0, d.durationMs), message: cap(d.message) });
+}
+
+/** Notes from the harness: what the submission did that a reader of the report should see. */
+function noteNote(d: FrameOf<'note'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
+  if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail}` });
+  else if (d.code === 'memory_limit') events.push({ event: 'memory_limit', detail: d.detail });
+  else if (d.code === 'equality.submission_defined' && !flags.some((f) => f.code === d.code)) {
+    // Python: an object of the submission compared with plain expected data; its own __eq__ was never asked.
+    flags.push({ code: d.code, severity: 'warning', message: d.detail });
+  }
 }
 
 function noteTamper(d: FrameOf<'tamper'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): string | null {

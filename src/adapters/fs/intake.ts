@@ -1,4 +1,5 @@
 import { SAFE_SEGMENT } from '../../domain/submission.js';
+import { languageOf } from '../../domain/languages.js';
 import { constants } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
@@ -79,10 +80,10 @@ async function walk(absDir: string, relDir: string, depth: number, w: Walk): Pro
   }
 }
 
-/** The entry's file name, for single-file submissions: `./leap` → `leap.js` (`leap.ts` for TypeScript). */
+/** The entry's file name, for single-file submissions: `./leap` → `leap.js` (`leap.ts` for TypeScript, `leap.py` for Python). */
 export const entryFileName = (entry: string, language = 'javascript'): string => {
   const b = basename(entry);
-  return extname(b) ? b : `${b}${language === 'typescript' ? '.ts' : '.js'}`;
+  return extname(b) ? b : `${b}${languageOf(language).entrySuffix}`;
 };
 
 /**

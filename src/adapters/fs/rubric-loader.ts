@@ -1,4 +1,5 @@
 import { closest } from '../../util/did-you-mean.js';
+import { LANGUAGES } from '../../domain/languages.js';
 import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -10,7 +11,6 @@ import { canonicalJson, sha256 } from '../../util/hash.js';
 import { isTsFile, transpileForJob } from '../../stages/typescript.js';
 import { entryFileName } from './intake.js';
 
-const SUPPORTED_LANGUAGES = new Set(['javascript', 'typescript']);
 // ESLint's rule names, read only for a rubric that names rules. Its rule index (a lazy map: no rule is
 // loaded) costs ≈ 15 ms; the public `use-at-your-own-risk` entry loads most of ESLint (≈ 135 ms), so it is
 // only the fallback should the index move.
@@ -85,12 +85,10 @@ export function buildRubric(raw: unknown, label: string, sources: readonly { nam
   const parsed = RubricSchema.safeParse(raw);
   if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(label, parsed.error.issues, RubricSchema));
   const spec = parsed.data;
-  if (!SUPPORTED_LANGUAGES.has(spec.language)) {
-    throw new EvigradeError('RUBRIC_INVALID', `${label}: language: "${spec.language}" is not supported yet (supported: javascript, typescript)`);
-  }
-  const unknownRules = Object.keys(spec.lint.rules).filter((r) => !isKnownRule(r));
+  const lang = LANGUAGES[spec.language];
+  const unknownRules = Object.keys(spec.lint.rules).filter((r) => !(lang.runtime === 'node' ? isKnownRule(r) : lang.lintRule.test(r)));
   if (unknownRules.length > 0) {
-    throw new EvigradeError('RUBRIC_INVALID', unknownRules.map((r) => `${label}: lint.rules.${r}: not an ESLint core rule`).join('\n'));
+    throw new EvigradeError('RUBRIC_INVALID', unknownRules.map((r) => `${label}: lint.rules.${r}: not a ${lang.lintRule.linter} rule`).join('\n'));
   }
   const tests: TestFile[] = [];
   const seen = new Set<string>([entryFileName(spec.entry, spec.language)]);

@@ -1,4 +1,4 @@
-import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { SANDBOX_ROOT } from './rootfs.js';
 import { probe } from './probe.js';
 import { JOB_ENV, type BackendDef } from './types.js';
 import { join } from 'node:path';
@@ -46,7 +46,7 @@ export const bwrap: BackendDef = {
         '--remount-ro', '/',
         ...env,
         '--chdir', SANDBOX_ROOT,
-        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS, ...ctx.harnessArgs,
+        '--', ...ctx.program,
       ],
     };
   },

@@ -10,7 +10,7 @@ import { isAlive } from '../../util/pid.js';
 import { createPidsCgroup } from './cgroup.js';
 import { createFrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
-import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type Availability, type BackendDef, type RawRun, type SandboxJob } from './types.js';
 
 const LABEL = 'evigrade.sandbox';
@@ -80,12 +80,12 @@ async function tarOf(files: readonly SubmissionFile[]): Promise<Readable> {
   return p as unknown as Readable;
 }
 
-function containerConfig(image: string, job: SandboxJob, nodeArgs: readonly string[]): Docker.ContainerCreateOptions {
+function containerConfig(image: string, job: SandboxJob, program: readonly string[]): Docker.ContainerCreateOptions {
   const l = job.limits;
   const fsize = l.file_size_kb * 1024;
   return {
     Image: image,
-    Cmd: [SANDBOX_NODE, ...nodeArgs, SANDBOX_HARNESS],
+    Cmd: [...program],
     User: '65534:65534',
     WorkingDir: SANDBOX_ROOT,
     Env: [...Object.entries(JOB_ENV).map(([k, v]) => `${k}=${v}`), 'EVIGRADE_FRAMES_FD=2'],
@@ -106,7 +106,8 @@ function containerConfig(image: string, job: SandboxJob, nodeArgs: readonly stri
 }
 
 export interface DockerRunner {
-  run(job: SandboxJob, nodeArgs: readonly string[]): Promise<RawRun>;
+  /** Runs the job's harness (`program`: its argv inside the image). */
+  run(job: SandboxJob, program: readonly string[]): Promise<RawRun>;
   /** Removes every container this process created (also on SIGINT/SIGTERM/exit). */
   close(): Promise<void>;
 }
@@ -130,7 +131,7 @@ interface Ready {
   readonly stream: NodeJS.ReadWriteStream;
 }
 
-export function createDockerRunner(image: string, poolSize: number, signal?: AbortSignal): DockerRunner {
+export function createDockerRunner(imageFor: (runtime: SandboxJob['runtime']) => Promise<string>, poolSize: number, signal?: AbortSignal): DockerRunner {
   const live = new Set<string>();
   // Warm pool: containers created (and attached) ahead for the last limits seen; each serves one job only.
   const pool: { key: string; c: Promise<Ready> }[] = [];
@@ -160,8 +161,8 @@ export function createDockerRunner(image: string, poolSize: number, signal?: Abo
   };
 
   return {
-    async run(job, nodeArgs) {
-      const config = containerConfig(image, job, nodeArgs);
+    async run(job, program) {
+      const config = containerConfig(await imageFor(job.runtime), job, program);
       const key = sha256(JSON.stringify(config)).slice(0, 12);
       const { c, stream } = await take(key, config);
       try {

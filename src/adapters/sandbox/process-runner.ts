@@ -9,8 +9,9 @@ import { codeCacheFor } from './code-cache.js';
 import { createFrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
-import { materialiseRoot, SANDBOX_ROOT } from './rootfs.js';
-import { JOB_ENV, type BackendDef, type RawRun, type SandboxJob } from './types.js';
+import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
+import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { JOB_ENV, type BackendDef, type RawRun, type Runtime, type SandboxJob } from './types.js';
 import { leaseJobUid } from './uid-lease.js';
 
 const MB = 1024 * 1024;
@@ -19,15 +20,16 @@ const FRAME_BYTES_CAP = 16 * MB;
 let jobCounter = 0;
 export interface RunnerDeps {
   readonly base: string;
-  readonly rootfs: string;
+  /** The job root for a runtime (built once, on first use). */
+  readonly rootfs: (runtime: Runtime) => Promise<string>;
   /** Aborted on Ctrl-C or shutdown: every running job is killed and its run rejects (no evidence about the student). */
   readonly signal?: AbortSignal;
 }
 
 /** Lays out a fresh job directory the job itself can never write. */
-async function prepareJobDir(def: BackendDef, deps: RunnerDeps, job: SandboxJob, jobDir: string): Promise<void> {
+async function prepareJobDir(def: BackendDef, rootfs: string, job: SandboxJob, jobDir: string): Promise<void> {
   await mkdir(jobDir, { recursive: true, mode: 0o755 });
-  if (def.needsRootTree) await materialiseRoot(deps.rootfs, jobDir);
+  if (def.needsRootTree) await materialiseRoot(rootfs, jobDir);
   const sub = join(jobDir, SANDBOX_ROOT);
   await mkdir(sub, { recursive: true, mode: 0o755 });
   for (const f of job.files) {
@@ -40,6 +42,16 @@ async function prepareJobDir(def: BackendDef, deps: RunnerDeps, job: SandboxJob,
 export function nodeArgs(job: SandboxJob): string[] {
   const heap = Math.max(32, Math.floor(job.limits.memory_mb * 0.75));
   return [`--max-old-space-size=${heap}`, '--max-semi-space-size=16', '--unhandled-rejections=warn'];
+}
+
+/** The harness's argv inside the job's root. Python: isolated mode (no environment, no user site, no script dir on the path), no bytecode written. */
+export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SANDBOX_PY_HARNESS];
+
+export async function programOf(job: SandboxJob, rootfs: string): Promise<string[]> {
+  if (job.runtime === 'python') return [...PYTHON_PROGRAM];
+  const args = nodeArgs(job);
+  const cache = await codeCacheFor(rootfs, args);
+  return [SANDBOX_NODE, ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
 }
 
 /**
@@ -66,12 +78,11 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   // A backend that runs the job as a host uid of its own leases one host-wide (not per grader process).
   const lease = def.ownHostUid ? await leaseJobUid() : null;
   try {
-    await prepareJobDir(def, deps, job, jobDir);
+    const rootfs = await deps.rootfs(job.runtime);
+    await prepareJobDir(def, rootfs, job, jobDir);
     cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
     const uid = lease?.uid ?? 65534;
-    const args = nodeArgs(job);
-    const cache = await codeCacheFor(deps.rootfs, args);
-    const cmd = def.command({ rootfs: deps.rootfs, jobDir, limits: job.limits, nodeArgs: args, harnessArgs: cache ? [cache] : [], uid });
+    const cmd = def.command({ rootfs, jobDir, limits: job.limits, program: await programOf(job, rootfs), uid });
     const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
     return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup, deps.signal);
   } finally {

@@ -5,10 +5,11 @@ import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
-import { nodeArgs, runInSandbox } from './process-runner.js';
+import { nodeArgs, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { createDockerRunner, dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
-import { ensureRootfs } from './rootfs.js';
-import type { Availability, BackendDef, BackendId, RawRun, SandboxJob } from './types.js';
+import { ensurePythonRootfs } from './python-rootfs.js';
+import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_NODE } from './rootfs.js';
+import type { Availability, BackendDef, BackendId, RawRun, Runtime, SandboxJob } from './types.js';
 import { unsafe } from './unsafe.js';
 import { unshare } from './unshare.js';
 
@@ -69,7 +70,10 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   const base = mkdtempSync(join(tmpdir(), 'evigrade-'));
   const cleanup = (): void => rmSync(base, { recursive: true, force: true });
   process.once('exit', cleanup);
-  const rootfs = await ensureRootfs(base, harnessDir);
+  const node = await ensureRootfs(base, harnessDir);
+  let python: Promise<string> | null = null;
+  // The Python root is built on the first Python job only: JavaScript graders never pay for it.
+  const rootfs = (runtime: Runtime): Promise<string> => (runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(base, harnessDir)));
   if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
   return {
     backend,
@@ -82,15 +86,20 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
 }
 
 /** Docker: the same root file system as an image; a warm pool of fresh containers. */
-async function openDocker(rootfs: string, harnessDir: string, cleanup: () => void, pool: number, signal?: AbortSignal): Promise<Sandbox> {
+async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harnessDir: string, cleanup: () => void, pool: number, signal?: AbortSignal): Promise<Sandbox> {
   await sweepDocker().catch(() => 0);
-  const image = await ensureImage(rootfs, harnessDir).catch((e) => {
+  const images = new Map<Runtime, Promise<string>>();
+  const imageFor = (runtime: Runtime): Promise<string> => {
+    if (!images.has(runtime)) images.set(runtime, rootfs(runtime).then((dir) => ensureImage(dir, harnessDir)));
+    return images.get(runtime) as Promise<string>;
+  };
+  await imageFor('node').catch((e) => {
     throw dockerError(e);
   });
-  const runner = createDockerRunner(image, pool, signal);
+  const runner = createDockerRunner(imageFor, pool, signal);
   return {
     backend: dockerDef,
-    run: (job) => runner.run(job, nodeArgs(job)).catch((e) => {
+    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...nodeArgs(job), SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
       throw isEvigradeError(e) ? e : dockerError(e);
     }),
     close: () => {

@@ -13,19 +13,21 @@ export const SANDBOX_ROOT = '/job/sub';
 /** Bumped when the tree's layout changes, so cached trees and Docker images are rebuilt. */
 const ROOTFS_LAYOUT = 2;
 
-/** The shared libraries the node binary needs, as absolute paths. */
-async function sharedLibraries(nodePath: string): Promise<string[]> {
-  const { stdout } = await run('ldd', [nodePath], { env: { PATH: '/usr/bin:/bin' } });
+/** The shared libraries binaries need, as absolute paths. */
+export async function sharedLibraries(...binaries: string[]): Promise<string[]> {
   const libs = new Set<string>();
-  for (const line of stdout.split('\n')) {
-    const m = /=>\s*(\/\S+)/.exec(line) ?? /^\s*(\/\S+)\s+\(/.exec(line);
-    if (m?.[1]) libs.add(m[1]);
+  for (const binary of binaries) {
+    const { stdout } = await run('ldd', [binary], { env: { PATH: '/usr/bin:/bin' } }).catch(() => ({ stdout: '' }));
+    for (const line of stdout.split('\n')) {
+      const m = /=>\s*(\/\S+)/.exec(line) ?? /^\s*(\/\S+)\s+\(/.exec(line);
+      if (m?.[1]) libs.add(m[1]);
+    }
   }
-  return [...libs];
+  return [...libs].sort();
 }
 
 /** Hard-links (or copies) the real file behind src. Never chmods a hard link: that would change the host's file. */
-async function place(src: string, dest: string, mode: number): Promise<void> {
+export async function place(src: string, dest: string, mode: number): Promise<void> {
   await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
   const real = await realpath(src);
   try {
@@ -70,7 +72,7 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
 // The harmless character devices programs expect (spawn with stdio 'ignore'
 // opens /dev/null). bwrap mounts its own /dev over these; chroot jobs use them.
 const DEVICES: [string, number, number][] = [['null', 1, 3], ['zero', 1, 5], ['random', 1, 8], ['urandom', 1, 9]];
-async function makeDevices(dir: string): Promise<void> {
+export async function makeDevices(dir: string): Promise<void> {
   for (const [name, major, minor] of DEVICES) {
     try {
       await run('mknod', ['-m', '666', join(dir, name), 'c', String(major), String(minor)], { env: { PATH: '/usr/bin:/bin' } });
@@ -80,7 +82,7 @@ async function makeDevices(dir: string): Promise<void> {
   }
 }
 
-async function exists(p: string): Promise<boolean> {
+export async function exists(p: string): Promise<boolean> {
   try {
     await stat(p);
     return true;

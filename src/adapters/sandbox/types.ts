@@ -18,9 +18,15 @@ export interface HarnessPayload {
   readonly outputBytes: number;
   /** Node built-ins the rubric grants beyond the harness's default set. */
   readonly builtins: readonly string[];
+  /** Python: the submission's process's address-space limit (its MemoryError comes before the job's cgroup kill). */
+  readonly memoryBytes?: number;
 }
 
+/** What runs the harness: Node (JavaScript, TypeScript) or Debian's python3 (Python), each in its own root. */
+export type Runtime = 'node' | 'python';
+
 export interface SandboxJob {
+  readonly runtime: Runtime;
   readonly files: readonly SubmissionFile[];
   readonly payload: HarnessPayload;
   readonly limits: Limits;
@@ -60,7 +66,7 @@ export interface BackendDef {
   /** What the backend protects against and what it does not (shown in reports and DESIGN.md). */
   readonly description: string;
   available(): Promise<Availability>;
-  /** argv (no shell) to run `node harness` for a job whose files are in jobDir. */
+  /** argv (no shell) to run the harness (`ctx.program`) for a job whose files are in jobDir. */
   command(ctx: CommandContext): SandboxCommand;
   /** Whether the job runs as a host uid no other process uses (so RLIMIT_NPROC counts only the job). */
   readonly ownHostUid: boolean;
@@ -90,9 +96,8 @@ export interface CommandContext {
   readonly rootfs: string;
   readonly jobDir: string;
   readonly limits: Limits;
-  readonly nodeArgs: readonly string[];
-  /** Arguments after the harness path (a code-cache path inside the sandbox, or none). */
-  readonly harnessArgs: readonly string[];
+  /** The harness's argv inside the job's root (absolute paths there): node or python3, its flags, the harness. */
+  readonly program: readonly string[];
   /** A host uid/gid no other concurrent job uses (for backends that switch uid). */
   readonly uid: number;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SANDBOX_HARNESS, SANDBOX_ROOT } from './rootfs.js';
+import { SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type BackendDef } from './types.js';
 
 /** No isolation at all: only with an explicit --unsafe-no-sandbox, for trusted code. */
@@ -12,8 +12,9 @@ export const unsafe: BackendDef = {
   available: async () => ({ ok: true, reason: 'always available; isolates nothing' }),
   command(ctx) {
     return {
-      file: process.execPath,
-      args: [...ctx.nodeArgs, join(ctx.rootfs, SANDBOX_HARNESS), ...ctx.harnessArgs.map((a) => join(ctx.rootfs, a))],
+      // The host's own interpreter; the harness files are the root's, at their host paths.
+      file: ctx.program[0] === SANDBOX_NODE ? process.execPath : (ctx.program[0] as string),
+      args: ctx.program.slice(1).map((a) => (a.startsWith(`${SANDBOX_HARNESS_DIR}/`) ? join(ctx.rootfs, a) : a)),
       env: { ...JOB_ENV },
       root: join(ctx.jobDir, SANDBOX_ROOT),
     };

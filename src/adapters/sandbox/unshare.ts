@@ -1,4 +1,4 @@
-import { SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { SANDBOX_ROOT } from './rootfs.js';
 import { probe } from './probe.js';
 import { JOB_ENV, type BackendDef } from './types.js';
 
@@ -27,7 +27,7 @@ export const unshare: BackendDef = {
       args: [
         '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--net', '--ipc', '--uts',
         `--root=${ctx.jobDir}`, `--wd=${SANDBOX_ROOT}`, `--setuid=${ctx.uid}`, `--setgid=${ctx.uid}`,
-        '--', SANDBOX_NODE, ...ctx.nodeArgs, SANDBOX_HARNESS, ...ctx.harnessArgs,
+        '--', ...ctx.program,
       ],
       env: { ...JOB_ENV },
     };
