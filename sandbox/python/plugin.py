@@ -210,35 +210,34 @@ def _collect_message(rep):
 
 
 def _message(report):
+    """What pytest's short summary quotes: the crash's exception text, or a skip's reason."""
     longrepr = report.longrepr
     if longrepr is None:
         return ''
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
-        return str(longrepr[2])
+        reason = str(longrepr[2])
+        return reason[len('Skipped: '):] if reason.startswith('Skipped: ') else reason
     crash = getattr(longrepr, 'reprcrash', None)
-    if crash is not None:
-        return crash.message
-    return str(longrepr)
+    return crash.message if crash is not None else str(longrepr)
 
 
 def outcome(reports, stopped):
-    """pytest's outcome for the test: the first phase that did not pass decides, as its summary does."""
-    by_phase = {r.when: r for r in reports}
-    setup, call, teardown = by_phase.get('setup'), by_phase.get('call'), by_phase.get('teardown')
+    """The test's outcome as pytest's summary lists it: the call decides, unless a setup or teardown failed
+    (an error, whatever the call did, said by the first that failed), or a phase skipped."""
     if isinstance(stopped, SubmissionStopped) and stopped.status == 'timeout':
         return 'timeout', str(stopped)
-    if setup is not None and setup.failed:
-        return 'error', _message(setup)
-    if setup is not None and setup.skipped:
-        return 'skipped', _message(setup)
-    if call is not None:
-        if call.failed:
-            return 'failed', _message(call)
-        if call.skipped:
-            return 'skipped', _message(call)
-    if teardown is not None and teardown.failed:
-        return 'error', _message(teardown)
-    return 'passed', ''
+    status, message = 'passed', ''
+    for r in reports:
+        if r.when == 'call':
+            if r.skipped:
+                status, message = 'skipped', _message(r)
+            elif r.failed:
+                status, message = 'failed', _message(r)
+        elif r.skipped:
+            status, message = 'skipped', _message(r)
+        elif r.failed and status != 'error':
+            status, message = 'error', _message(r)
+    return status, message
 
 
 def run(payload, channel):
