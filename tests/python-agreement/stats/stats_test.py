@@ -10,6 +10,18 @@ def readings():
     return [2.5, 3.1, 4.7, 1.9, 3.3]
 
 
+@pytest.fixture
+def guarded_readings(readings):
+    given = list(readings)
+    yield given
+    # Checked after the test: a summary that reorders its input passes the test and errors in teardown.
+    assert given == readings, "summary() changed the list it was given"
+
+
+def test_median_of_guarded_readings(guarded_readings):
+    assert summary(guarded_readings)["median"] == 3.1
+
+
 def test_mean_median_and_stdev(readings):
     assert summary(readings) == pytest.approx({"mean": 3.1, "median": 3.1, "stdev": 1.0488088482})
 
