@@ -1,0 +1,20 @@
+class Clock:
+    MINUTES_PER_DAY = 24 * 60
+
+    def __init__(self, hour, minute):
+        self.total = (hour * 60 + minute) % self.MINUTES_PER_DAY
+
+    def __repr__(self):
+        return f"Clock({str(self)})"
+
+    def __str__(self):
+        return f"{self.total // 60:02d}:{self.total % 60:02d}"
+
+    def __eq__(self, other):
+        return isinstance(other, Clock) and self.total == other.total
+
+    def __add__(self, minutes):
+        return Clock(0, self.total + minutes)
+
+    def __sub__(self, minutes):
+        return Clock(0, self.total - minutes)
