@@ -7,7 +7,7 @@ writes tests/python-agreement/expected.json, which Evigrade's Python grading is 
 fresh, flat temporary directory holding the exercise's test files (``<slug>_test.py``, ``conftest.py``) and
 the variant's ``<slug>.py``, the module the tests import by name, and runs
 
-    python3 -m pytest -p no:cacheprovider -q --rootdir <dir> -p recorder_plugin
+    python3 -m pytest -p no:cacheprovider -q -p recorder_plugin --rootdir <dir>
 
 there, with the recording plugin on PYTHONPATH from a second directory, so the test directory holds exactly
 what the sandbox gives the job. The environment is fixed (PYTHONHASHSEED=0, no CI variables, which would
@@ -30,7 +30,9 @@ ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
 def environment(plugin_dir, out):
-    env = {
+    # Built from nothing: CI or BUILD_NUMBER in the recorder's own environment would reach pytest and stop it
+    # truncating long assertion explanations, which changes the messages.
+    return {
         "PATH": "/usr/bin:/bin",
         "LANG": "C.UTF-8",
         "PYTHONHASHSEED": "0",
@@ -38,8 +40,6 @@ def environment(plugin_dir, out):
         "PYTHONPATH": str(plugin_dir),
         "AGREEMENT_OUT": str(out),
     }
-    # A variable such as CI or BUILD_NUMBER in the recorder's own environment must not reach pytest.
-    return env
 
 
 def normalise(text, run_dir):

@@ -50,4 +50,4 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session, exitstatus):
     with open(os.environ["AGREEMENT_OUT"], "w", encoding="utf-8") as out:
-        json.dump({"collectErrors": _collect_errors, "tests": _tests, "exitstatus": int(exitstatus)}, out)
+        json.dump({"collectErrors": _collect_errors, "tests": _tests}, out)
