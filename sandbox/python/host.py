@@ -262,6 +262,8 @@ class Submission:
             made = self.mirror_class(key, info)
         elif kind == 'fn':
             made = make_function(self, key, info)
+        elif kind == 'it' and type(info) is dict and info.get('g') is True:
+            made = make_generator(self, key, info)
         else:
             cls = RemoteIterator if kind == 'it' else RemoteObject
             if type(info) is dict and info.get('c') is not None:
@@ -473,6 +475,22 @@ def make_function(sub, key, info):
     return stub
 
 
+def make_generator(sub, key, info):
+    """The submission's generator, as a generator here (a test may check `isinstance(g, types.GeneratorType)`):
+    each value is pulled from its process; its name is the submission's function's."""
+    remote = RemoteIterator.__new__(RemoteIterator)
+    _bind(remote, sub, key)
+
+    def pull(source):
+        for value in source:
+            yield value
+
+    name = info.get('n') if type(info.get('n')) is str else 'generator'
+    qualname = info.get('q') if type(info.get('q')) is str else name
+    code = pull.__code__.replace(co_name=name, co_qualname=qualname)
+    return types.FunctionType(code, pull.__globals__, name)(remote)
+
+
 # What the submission may ask of the tests' objects (a callback's protocol methods).
 SAFE_DUNDERS = {
     '__iter__': iter, '__next__': next, '__len__': len, '__getitem__': lambda o, k: o[k],
@@ -483,14 +501,18 @@ SAFE_DUNDERS = {
 class StudentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Imports of the submission's modules, in the test process, become proxy modules."""
 
-    def __init__(self, names, load):
+    def __init__(self, names, load, root):
         self.names = names
         self.load = load  # load(module_name) -> description, or raises
+        self.root = root
 
     def find_spec(self, fullname, path, target=None):
         if fullname.split('.')[0] not in self.names:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        # A package only if it is a directory of the submission: `from leap import missing` must then fail as
+        # Python words it ("cannot import name"), not look for a submodule.
+        package = os.path.isdir(os.path.join(self.root, *fullname.split('.')))
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=package)
 
     def create_module(self, spec):
         return None
@@ -504,8 +526,11 @@ def fill_module(sub, module, root):
     desc = sub.import_module(module.__name__)
     if type(desc) is not dict or type(desc.get('names')) is not list:
         raise ImportError('the submission process described %s wrongly' % module.__name__)
-    module.__file__ = os.path.join(root, *module.__name__.split('.')) + '.py'
-    module.__path__ = []
+    base = os.path.join(root, *module.__name__.split('.'))
+    package = os.path.isdir(base)
+    module.__file__ = os.path.join(base, '__init__.py') if package else base + '.py'
+    if package:
+        module.__path__ = []
     for pair in desc['names']:
         if type(pair) is list and len(pair) == 2 and type(pair[0]) is str:
             setattr(module, pair[0], pair[1])

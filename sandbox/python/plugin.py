@@ -252,9 +252,9 @@ def run(payload, channel):
     if payload['mode'] == 'run':
         memory = int(payload.get('memoryBytes') or 0)
         sub = Submission(root, memory, int(payload['outputBytes']), payload['testTimeoutMs'], events)
-        sys.meta_path.insert(0, StudentFinder(names, lambda m: fill_module(sub, m, root)))
+        sys.meta_path.insert(0, StudentFinder(names, lambda m: fill_module(sub, m, root), root))
     else:
-        sys.meta_path.insert(0, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub)))
+        sys.meta_path.insert(0, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub), root))
     sys.meta_path.insert(0, MemoryModules(helpers))
     _serve_test_modules_from_memory(payload)
     plugin = EvigradePlugin(payload, channel, sub, events)

@@ -5,6 +5,8 @@
 # depth. What a side may be asked to do is that side's `serve` policy: the test process serves only calls,
 # protocol methods and public attributes of the objects it handed over; it never runs an import or
 # reaches a dunder attribute for the submission.
+import collections
+
 from wire import Decoder, Encoder, Pipe, WireError
 
 
@@ -29,6 +31,8 @@ class Endpoint:
         self.describe = lambda v: ('obj', None)
         # The reference for a proxy of the other side's object ({'Y': id} or {'M': path}), or None.
         self.reference_of = lambda v: None
+        # The submission's side sends back what a call did to the lists, dicts and sets it was given.
+        self.reflect_mutations = False
         self.path_of = lambda v: None
 
     # -- references
@@ -75,6 +79,8 @@ class Endpoint:
             if msg.get('r') != rid:
                 raise WireError('an answer to a question never asked')
             self.on_reply(msg)
+            if op == 'call' and type(msg.get('m')) is list:
+                apply_mutations(args, msg['m'], self.dec)
             if 'e' in msg:
                 raise self.exception_from(msg['e'])
             return self.dec.decode(msg.get('v'))
@@ -100,7 +106,22 @@ class Endpoint:
         except WireError:
             raise
         reply = self.perform(rid, op, target, name, args, kwargs)
+        if self.reflect_mutations and op == 'call':
+            changed = self.mutated(args)
+            if changed:
+                reply['m'] = changed
         self.pipe.send(reply)
+
+    def mutated(self, args):
+        """The final contents of the mutable plain arguments of a call (the caller's copies are updated in place)."""
+        out = []
+        for i, a in enumerate(args):
+            if type(a) in MUTABLE:
+                try:
+                    out.append([i, self.enc.encode(a)])
+                except WireError:
+                    pass
+        return out
 
     def perform(self, rid, op, target, name, args, kwargs):
         try:
@@ -131,6 +152,27 @@ class Endpoint:
     def exception_from(self, d):
         """Hook: rebuild the other side's exception (the sides differ in what they trust)."""
         raise NotImplementedError
+
+
+MUTABLE = (list, dict, set, bytearray, collections.deque)
+
+
+def apply_mutations(args, changes, dec):
+    """A callee changed the caller's list (sorted it, appended): the caller's own object changes the same way."""
+    for change in changes:
+        if type(change) is not list or len(change) != 2 or type(change[0]) is not int or not 0 <= change[0] < len(args):
+            raise WireError('a malformed change to an argument')
+        original, value = args[change[0]], dec.decode(change[1])
+        if type(original) is not type(value) or type(original) not in MUTABLE:
+            continue
+        if type(original) is dict:
+            original.clear()
+            original.update(value)
+        elif type(original) in (set, collections.deque):
+            original.clear()
+            original.update(value) if type(original) is set else original.extend(value)
+        else:
+            original[:] = value
 
 
 def _list(v):

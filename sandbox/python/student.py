@@ -67,6 +67,7 @@ class Student:
         self.paths = {}  # id(obj) -> (module, name): functions and classes defined at a module's top level
         self.ep = Endpoint(pipe, self.serve, self.proxy)
         self.ep.describe = self.describe
+        self.ep.reflect_mutations = True
         self.ep.path_of = lambda v: (v.module, v.key) if isinstance(v, _Opaque) else self.paths.get(id(v))
         self.ep.exception_from = self.exception_from
         self.ep.reference_of = lambda v: {'Y': object.__getattribute__(v, '_id')} if isinstance(v, TestObject) else None
@@ -138,6 +139,8 @@ class Student:
             return 'cls', self.class_info(v)
         if callable(v) and isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.BuiltinMethodType)):
             return 'fn', {'n': getattr(v, '__name__', '?'), 'q': getattr(v, '__qualname__', '?')}
+        if isinstance(v, types.GeneratorType):
+            return 'it', {'g': True, 'n': v.__name__, 'q': v.__qualname__}
         if hasattr(type(v), '__next__'):
             return 'it', {'c': self.ep.enc.encode(type(v))}
         return 'obj', {'c': self.ep.enc.encode(type(v)), 'call': callable(v)}

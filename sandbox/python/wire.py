@@ -109,7 +109,8 @@ class Decoder:
         if tag in CONTAINERS:
             return CONTAINERS[tag](self.decode(x, depth + 1) for x in _list(v))
         if tag in MAPPINGS:
-            return MAPPINGS[tag]((self.decode(k, depth + 1), self.decode(x, depth + 1)) for k, x in (_pair(p) for p in _list(v)))
+            # Counter(pairs) would count the pairs: every mapping is built from a dict of its items.
+            return MAPPINGS[tag](dict((self.decode(k, depth + 1), self.decode(x, depth + 1)) for k, x in (_pair(p) for p in _list(v))))
         if tag == 'DD':
             name, items = _pair(v)
             factories = {'list': list, 'dict': dict, 'set': set, 'int': int, 'str': str, 'float': float, 'tuple': tuple}
