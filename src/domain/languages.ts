@@ -1,6 +1,8 @@
 // Every language a rubric may name, and what differs between them: one table, so a new language is a
 // new row here (and its harness), never a scattered `language === '…'`.
-import type { Runtime } from '../adapters/sandbox/types.js';
+
+/** What runs the harness: Node (JavaScript, TypeScript) or Debian's python3 (Python), each in its own root. */
+export type Runtime = 'node' | 'python';
 
 export interface LanguageDef {
   /** What runs the hidden tests in the job. */

@@ -1,3 +1,4 @@
+import type { Runtime } from '../../domain/languages.js';
 import type { Limits } from '../../domain/rubric.js';
 import type { SubmissionFile } from '../../domain/submission.js';
 
@@ -22,8 +23,7 @@ export interface HarnessPayload {
   readonly memoryBytes?: number;
 }
 
-/** What runs the harness: Node (JavaScript, TypeScript) or Debian's python3 (Python), each in its own root. */
-export type Runtime = 'node' | 'python';
+export type { Runtime } from '../../domain/languages.js';
 
 export interface SandboxJob {
   readonly runtime: Runtime;
