@@ -371,7 +371,7 @@ def _remote_dunder(name, coerce=None):
     return method
 
 
-def _comparison(name, flip):
+def _comparison(name):
     def method(self, other):
         if isinstance(other, RemoteObject):
             return _call(self, 'dunder', name, (other,))
@@ -408,12 +408,12 @@ class RemoteObject(Remote):
     __setitem__ = _remote_dunder('__setitem__')
     __delitem__ = _remote_dunder('__delitem__')
     __contains__ = _remote_dunder('__contains__', bool)
-    __eq__ = _comparison('__eq__', '__eq__')
-    __ne__ = _comparison('__ne__', '__ne__')
-    __lt__ = _comparison('__lt__', '__gt__')
-    __le__ = _comparison('__le__', '__ge__')
-    __gt__ = _comparison('__gt__', '__lt__')
-    __ge__ = _comparison('__ge__', '__le__')
+    __eq__ = _comparison('__eq__')
+    __ne__ = _comparison('__ne__')
+    __lt__ = _comparison('__lt__')
+    __le__ = _comparison('__le__')
+    __gt__ = _comparison('__gt__')
+    __ge__ = _comparison('__ge__')
     __enter__ = _remote_dunder('__enter__')
     __exit__ = _remote_dunder('__exit__')
     __neg__ = _remote_dunder('__neg__')
@@ -535,9 +535,4 @@ def fill_module(sub, module, root):
         if type(pair) is list and len(pair) == 2 and type(pair[0]) is str:
             setattr(module, pair[0], pair[1])
     return module
-
-
-def stopped_status(excinfo):
-    """The test status a stopped submission gives its test."""
-    return excinfo.value.status if excinfo is not None and isinstance(excinfo.value, SubmissionStopped) else None
 

@@ -91,20 +91,17 @@ class Endpoint:
     # -- answering
     def answer(self, msg):
         rid = msg.get('q')
-        try:
-            op = msg.get('op')
-            name = msg.get('n')
-            if type(op) is not str or (name is not None and type(name) is not str):
-                raise WireError('a malformed request')
-            target = self.dec.decode(msg.get('t'))
-            args = [self.dec.decode(a) for a in _list(msg.get('a'))]
-            kwargs = {}
-            for pair in _list(msg.get('k')):
-                if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-                    raise WireError('a malformed keyword argument')
-                kwargs[pair[0]] = self.dec.decode(pair[1])
-        except WireError:
-            raise
+        op = msg.get('op')
+        name = msg.get('n')
+        if type(op) is not str or (name is not None and type(name) is not str):
+            raise WireError('a malformed request')
+        target = self.dec.decode(msg.get('t'))
+        args = [self.dec.decode(a) for a in _list(msg.get('a'))]
+        kwargs = {}
+        for pair in _list(msg.get('k')):
+            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+                raise WireError('a malformed keyword argument')
+            kwargs[pair[0]] = self.dec.decode(pair[1])
         reply = self.perform(rid, op, target, name, args, kwargs)
         if self.reflect_mutations and op == 'call':
             changed = self.mutated(args)

@@ -1,4 +1,4 @@
-import { access, chmod, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, realpath, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EvigradeError } from '../../domain/errors.js';
 import { sha256 } from '../../util/hash.js';
@@ -22,15 +22,10 @@ const LAYOUT = 1;
 async function pythonHome(): Promise<{ version: string; stdlib: string }> {
   const missing = new EvigradeError('SANDBOX_UNAVAILABLE',
     'Python grading needs Debian\'s python3 and python3-pytest on the grading host (apt-get install python3 python3-pytest)');
-  const binary = await readlinkDeep(HOST_PYTHON).catch(() => null);
+  const binary = await realpath(HOST_PYTHON).catch(() => null);
   const version = /python(3\.\d+)$/.exec(binary ?? '')?.[1];
   if (!version || !(await exists(join(DIST, 'pytest')))) throw missing;
   return { version, stdlib: `/usr/lib/python${version}` };
-}
-
-async function readlinkDeep(p: string): Promise<string> {
-  const { realpath } = await import('node:fs/promises');
-  return realpath(p);
 }
 
 export async function ensurePythonRootfs(base: string, harnessDir: string): Promise<string> {
@@ -78,5 +73,3 @@ async function copyTree(src: string, dest: string, skip: ReadonlySet<string>): P
     else if (entry.isFile()) await place(from, join(dest, entry.name), 0o644);
   }
 }
-
-export const pythonAvailable = (): Promise<boolean> => access(join(DIST, 'pytest')).then(() => true, () => false);
