@@ -3,6 +3,7 @@ import type { Rubric } from '../domain/rubric.js';
 import type { SubmissionFile } from '../domain/submission.js';
 import { hiddenChars } from '../domain/text.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
+import { stripPython } from './python-source.js';
 import { stripComments } from './strip-comments.js';
 
 /** Bumped whenever the wording or layout changes: it is part of every cache key and report. */
@@ -54,7 +55,7 @@ function submissionBlock(files: readonly SubmissionFile[]): string {
   let budget = CODE_CAP_CHARS;
   const parts: string[] = [];
   for (const f of files) {
-    const code = neutralise(stripComments(f.content));
+    const code = neutralise(f.path.endsWith('.py') ? stripPython(f.content) : stripComments(f.content));
     const shown = code.length > budget ? `${code.slice(0, Math.max(0, budget))}\n… [truncated: ${code.length - budget} more characters]` : code;
     budget -= Math.min(code.length, budget);
     parts.push(`<<<SUBMISSION file=${JSON.stringify(neutralise(f.path))}\n${shown}\nSUBMISSION>>>`);

@@ -1,0 +1,189 @@
+// Python source, read as CPython 3.11's tokenizer reads it, for three uses that must agree on what is a
+// comment: the judge sees code without comments and docstrings, ruff sees code whose comments say nothing
+// (a `# noqa` must not silence the grader), and size limits and LOC count code only. Offsets, lines and
+// columns never move: what is removed becomes spaces (or filler), every line break stays.
+//
+// A tolerant scanner, linear in the file, never a parser: it must also read code that does not parse.
+// Unterminated strings end at their line break (single quotes) or the end of the file (triple quotes).
+
+type Range = readonly [start: number, end: number];
+
+export interface PythonTrivia {
+  /** `#` comments, from the `#` to the end of the line. */
+  readonly comments: Range[];
+  /** Statements made only of string literals: docstrings and strings used as comments. */
+  readonly stringStatements: Range[];
+}
+
+const STRING_START = /(?:[rRuUbBfF]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])?('''|"""|'|")/y;
+const WORD = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]+/uy;
+/** Lines starting with one of these are compound-statement headers: a string right after their `:` is a statement. */
+const HEADERS = new Set(['if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally', 'def', 'class', 'async']);
+const isBreak = (ch: string | undefined): boolean => ch === '\n' || ch === '\r';
+
+/** Where a run of tokens that may be a string statement starts; `strings` false once anything else joins it. */
+interface Segment { start: number; end: number; strings: boolean; empty: boolean }
+
+class PyScanner {
+  private pos = 0;
+  private depth = 0;
+  private lineFirstWord: string | null = null;
+  private lineStarted = false;
+  private lambdas = 0;
+  private seg: Segment = { start: 0, end: 0, strings: true, empty: true };
+  readonly comments: Range[] = [];
+  readonly stringStatements: Range[] = [];
+
+  constructor(private readonly code: string) {}
+
+  scan(): PythonTrivia {
+    while (this.pos < this.code.length) this.step();
+    this.endSegment();
+    return { comments: this.comments, stringStatements: this.stringStatements };
+  }
+
+  private step(): void {
+    const ch = this.code[this.pos] as string;
+    if (ch === ' ' || ch === '\t' || ch === '\f') this.pos++;
+    else if (isBreak(ch)) this.lineBreak();
+    else if (ch === '\\' && isBreak(this.code[this.pos + 1])) this.pos += this.code.startsWith('\r\n', this.pos + 1) ? 3 : 2;
+    else if (ch === '#') this.comment();
+    else if (!this.stringAt() && !this.word()) this.operator(ch);
+  }
+
+  private lineBreak(): void {
+    this.pos += this.code.startsWith('\r\n', this.pos) ? 2 : 1;
+    if (this.depth > 0) return;
+    this.endSegment();
+    this.lineStarted = false;
+    this.lineFirstWord = null;
+    this.lambdas = 0;
+  }
+
+  private comment(): void {
+    let end = this.pos;
+    while (end < this.code.length && !isBreak(this.code[end])) end++;
+    this.comments.push([this.pos, end]);
+    this.pos = end;
+  }
+
+  private stringAt(): boolean {
+    STRING_START.lastIndex = this.pos;
+    const m = STRING_START.exec(this.code);
+    if (!m) return false;
+    const quote = m[1] as string;
+    const start = this.pos;
+    this.pos = quote.length === 3 ? this.tripleEnd(start + m[0].length, quote) : this.singleEnd(start + m[0].length, quote);
+    this.token(start, true);
+    return true;
+  }
+
+  private tripleEnd(from: number, quote: string): number {
+    for (let i = from; i < this.code.length; i++) {
+      if (this.code[i] === '\\') i++;
+      else if (this.code.startsWith(quote, i)) return i + 3;
+    }
+    return this.code.length;
+  }
+
+  private singleEnd(from: number, quote: string): number {
+    for (let i = from; i < this.code.length; i++) {
+      const ch = this.code[i];
+      if (ch === '\\') i += this.code.startsWith('\r\n', i + 1) ? 2 : 1;
+      else if (ch === quote) return i + 1;
+      else if (isBreak(ch)) return i;
+    }
+    return this.code.length;
+  }
+
+  private word(): boolean {
+    WORD.lastIndex = this.pos;
+    const m = WORD.exec(this.code);
+    if (!m) return false;
+    const start = this.pos;
+    this.pos += m[0].length;
+    if (!this.lineStarted) this.lineFirstWord = m[0];
+    if (m[0] === 'lambda' && this.depth === 0) this.lambdas++;
+    this.token(start, false);
+    return true;
+  }
+
+  private operator(ch: string): void {
+    const start = this.pos++;
+    if (ch === '(' || ch === '[' || ch === '{') this.depth++;
+    else if ((ch === ')' || ch === ']' || ch === '}') && this.depth > 0) this.depth--;
+    if (this.depth === 0 && ch === ';') return this.boundary(start);
+    if (this.depth === 0 && ch === ':' && this.lineFirstWord !== null && HEADERS.has(this.lineFirstWord)) {
+      if (this.lambdas > 0) this.lambdas--;
+      else return this.boundary(start);
+    }
+    this.token(start, false);
+  }
+
+  /** `;` or a header's `:`: what follows starts a new statement. */
+  private boundary(at: number): void {
+    this.lineStarted = true;
+    this.endSegment();
+    this.lineFirstWord = '';
+    this.seg = { start: at + 1, end: at + 1, strings: true, empty: true };
+  }
+
+  private token(start: number, isString: boolean): void {
+    this.lineStarted = true;
+    if (this.seg.empty) this.seg = { start, end: this.pos, strings: isString, empty: false };
+    else this.seg = { ...this.seg, end: this.pos, strings: this.seg.strings && isString };
+  }
+
+  private endSegment(): void {
+    if (!this.seg.empty && this.seg.strings) this.stringStatements.push([this.seg.start, this.seg.end]);
+    this.seg = { start: this.pos, end: this.pos, strings: true, empty: true };
+  }
+}
+
+export const pythonTrivia = (code: string): PythonTrivia => new PyScanner(code).scan();
+
+/** Replaces the ranges' characters (UTF-16 units) with `fill`, keeping line breaks. */
+function blank(code: string, ranges: readonly Range[], fill: (range: string) => string): string {
+  const parts: string[] = [];
+  let done = 0;
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const from = Math.max(start, done);
+    if (end <= from) continue;
+    parts.push(code.slice(done, from), fill(code.slice(from, end)));
+    done = end;
+  }
+  parts.push(code.slice(done));
+  return parts.join('');
+}
+
+const spaces = (s: string): string => s.replace(/[^\r\n]/g, ' ');
+
+/** The code the judge sees: comments and string statements (docstrings) become spaces. */
+export function stripPython(code: string): string {
+  const t = pythonTrivia(code);
+  return blank(code, [...t.comments, ...t.stringStatements], spaces);
+}
+
+/**
+ * The code ruff sees: every comment keeps its `#` and its length but says nothing, so no `# noqa`,
+ * `# ruff: noqa` or `# type: ignore` can switch a finding off. Filler, not spaces, so no trailing whitespace
+ * appears where a comment was.
+ */
+export function silenceComments(code: string): string {
+  return blank(code, pythonTrivia(code).comments, (c) => `#${'_'.repeat(c.length - 1)}`);
+}
+
+/** Lines holding code once comments and string statements are removed (1-based line numbers, as a Set size). */
+export function pythonCodeLines(code: string): number {
+  return stripPython(code).split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
+}
+
+/** Bytes of code (comments, docstrings and blank lines excluded), as `codeBytes` counts JavaScript. */
+export function pythonCodeBytes(code: string): number {
+  return stripPython(code)
+    .split(/\r\n|\r|\n/)
+    .reduce((n, line) => {
+      const t = line.trim();
+      return t === '' ? n : n + Buffer.byteLength(t) + 1;
+    }, 0);
+}
