@@ -1,5 +1,6 @@
 // Every language a rubric may name, and what differs between them: one table, so a new language is a
 // new row here (and its harness), never a scattered `language === '…'`.
+import { isRuffSelector } from './ruff.js';
 
 /** What runs the harness: Node (JavaScript, TypeScript) or Debian's python3 (Python), each in its own root. */
 export type Runtime = 'node' | 'python';
@@ -13,16 +14,19 @@ export interface LanguageDef {
   readonly entrySuffixes: readonly string[];
   /** Whether a lint rule name is one this language's linter knows (the message names the linter). */
   readonly lintRule: { readonly test: (rule: string) => boolean; readonly linter: string };
+  /** The submitted files lint and metrics analyse. */
+  readonly analysable: RegExp;
 }
 
 const JS_SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json', '/index.js', '/index.mjs', '/index.cjs'];
+const JS_ANALYSABLE = /\.(c|m)?(js|ts)$/;
 const TS_SUFFIXES = ['.ts', '.mts', '.cts', '/index.ts', '/index.mts', '/index.cts'];
 
 export const LANGUAGES = {
-  javascript: { runtime: 'node', entrySuffix: '.js', entrySuffixes: JS_SUFFIXES, lintRule: { test: () => true, linter: 'ESLint core' } },
-  typescript: { runtime: 'node', entrySuffix: '.ts', entrySuffixes: [...JS_SUFFIXES, ...TS_SUFFIXES], lintRule: { test: () => true, linter: 'ESLint core' } },
+  javascript: { runtime: 'node', entrySuffix: '.js', entrySuffixes: JS_SUFFIXES, lintRule: { test: () => true, linter: 'ESLint core' }, analysable: JS_ANALYSABLE },
+  typescript: { runtime: 'node', entrySuffix: '.ts', entrySuffixes: [...JS_SUFFIXES, ...TS_SUFFIXES], lintRule: { test: () => true, linter: 'ESLint core' }, analysable: JS_ANALYSABLE },
   // The submission's module is imported by name (`from leap import leap_year`): a file or a package.
-  python: { runtime: 'python', entrySuffix: '.py', entrySuffixes: ['.py', '/__init__.py'], lintRule: { test: (r) => /^[A-Z]{1,4}\d{1,4}$/.test(r), linter: 'ruff' } },
+  python: { runtime: 'python', entrySuffix: '.py', entrySuffixes: ['.py', '/__init__.py'], lintRule: { test: isRuffSelector, linter: 'ruff' }, analysable: /\.py$/ },
 } as const satisfies Record<string, LanguageDef>;
 
 export type Language = keyof typeof LANGUAGES;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { EvigradeError } from '../../domain/errors.js';
 import type { LintSpec } from '../../domain/lint.js';
+import { languageOf } from '../../domain/languages.js';
 import type { AnalysisLimits } from '../../domain/rubric.js';
 import type { SubmissionFile } from '../../domain/submission.js';
 import type { FileAnalysis, LintMessage, Unmeasurable } from '../../domain/analysis.js';
@@ -35,7 +36,6 @@ export interface PoolOptions {
   readonly stallMs?: number;
 }
 
-const ANALYSABLE = /\.(c|m)?(js|ts)$/;
 // The worker always runs compiled code (dist/), also when the caller is a vitest run over src/.
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'adapters', 'analysis', 'worker.js');
 /** Type checking a whole submission may take this many times one file's CPU budget. */
@@ -110,7 +110,7 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
 
   /** Type errors per file; a submission too slow or too deep to type-check blocks its first file. */
   async function types(files: readonly SubmissionFile[], req: AnalysisRequest): Promise<{ errors: Map<string, LintMessage[]>; blocked: FileAnalysis | null }> {
-    const task = files.filter((f) => ANALYSABLE.test(f.path)).map((f) => ({ path: f.path, code: f.content }));
+    const task = files.filter((f) => languageOf(req.language).analysable.test(f.path)).map((f) => ({ path: f.path, code: f.content }));
     const first = task[0]?.path ?? '';
     const out = await metered<{ file: string; lint: LintMessage[] }[]>((meter) => ({ files: task, meter }) satisfies TypecheckTask, 'typecheckTask', TYPECHECK_BUDGET_FACTOR * req.limits.cpu_ms, 'type checking');
     if ('ok' in out) return { errors: new Map(out.ok.map((r) => [r.file, r.lint])), blocked: null };
@@ -119,7 +119,7 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
 
   return {
     async analyse(files, req) {
-      const analysable = files.filter((f) => ANALYSABLE.test(f.path));
+      const analysable = files.filter((f) => languageOf(req.language).analysable.test(f.path));
       const [per, typed] = await Promise.all([
         Promise.all(analysable.map((f) => one(f, req))),
         req.language === 'typescript' ? types(files, req) : Promise.resolve({ errors: new Map<string, LintMessage[]>(), blocked: null }),

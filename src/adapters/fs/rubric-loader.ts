@@ -1,5 +1,6 @@
 import { closest } from '../../util/did-you-mean.js';
 import { LANGUAGES } from '../../domain/languages.js';
+import { isRuffSelector } from '../../domain/ruff.js';
 import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -72,6 +73,21 @@ async function readText(path: string, what: string, rubricPath: string): Promise
   }
 }
 
+// Ruff's own answer on whether a selector names rules (`E7`, `PLR0913`), asked only for a Python rubric
+// that names rules: ruff rejects an unknown selector when a workspace selects it.
+let ruffWorkspace: (new (options: object, encoding: number) => unknown) | null = null;
+function ruffRuleProblem(rule: string, value: unknown): string | null {
+  if (!isRuffSelector(rule)) return 'not a ruff rule selector (a rule code such as E711, or a prefix such as E7 or F)';
+  if (Array.isArray(value) && value.length > 1) return 'ruff rules take no options here: give a level (off, warn, error)';
+  ruffWorkspace ??= (createRequire(import.meta.url)('@astral-sh/ruff-wasm-nodejs') as { Workspace: typeof ruffWorkspace & object }).Workspace;
+  try {
+    new ruffWorkspace({ lint: { select: [rule] } }, 0);
+    return null;
+  } catch (e) {
+    return `not a ruff rule selector: ${String(e instanceof Error ? e.message : e).replace(/ in `select` from the CLI$/, '').split('\n')[0]}`;
+  }
+}
+
 /** The rubric hash: the validated spec and each hidden test's name and content hash. */
 export const rubricHash = (spec: RubricSpec, tests: readonly Pick<TestFile, 'name' | 'sha256'>[]): string =>
   sha256(canonicalJson({ spec, tests: tests.map((t) => [t.name, t.sha256]) }));
@@ -86,10 +102,9 @@ export function buildRubric(raw: unknown, label: string, sources: readonly { nam
   if (!parsed.success) throw new EvigradeError('RUBRIC_INVALID', formatZodIssues(label, parsed.error.issues, RubricSchema));
   const spec = parsed.data;
   const lang = LANGUAGES[spec.language];
-  const unknownRules = Object.keys(spec.lint.rules).filter((r) => !(lang.runtime === 'node' ? isKnownRule(r) : lang.lintRule.test(r)));
-  if (unknownRules.length > 0) {
-    throw new EvigradeError('RUBRIC_INVALID', unknownRules.map((r) => `${label}: lint.rules.${r}: not a ${lang.lintRule.linter} rule`).join('\n'));
-  }
+  const badRules = Object.entries(spec.lint.rules).map(([r, v]) => (lang.runtime === 'node' ? (isKnownRule(r) ? null : `not a ${lang.lintRule.linter} rule`) : ruffRuleProblem(r, v)));
+  const problems = Object.keys(spec.lint.rules).flatMap((r, i) => (badRules[i] ? [`${label}: lint.rules.${r}: ${badRules[i]}`] : []));
+  if (problems.length > 0) throw new EvigradeError('RUBRIC_INVALID', problems.join('\n'));
   const tests: TestFile[] = [];
   const seen = new Set<string>([entryFileName(spec.entry, spec.language)]);
   for (const [i, { name, source }] of sources.entries()) {
