@@ -25,7 +25,7 @@ function analysisReason(files: readonly FileItem[], blocks: (f: FileItem) => boo
   const what = blocked.map((f) => `${f.file} ${BLOCKED_REASON[f.blocked ?? 'parse_error']}`).join('; ');
   if (blocked.length && policy === 'zero') return { reason: `scored 0: ${what}`, files: blocked };
   if (blocked.length) return { reason: `not measured: ${what} (left out by the rubric's analysis.unmeasurable: exclude)`, files: blocked };
-  return { reason: files.length ? 'not measured: no file could be analysed' : 'not measured: no JavaScript or TypeScript file to analyse', files: [] };
+  return { reason: files.length ? 'not measured: no file could be analysed' : 'not measured: no source file to analyse', files: [] };
 }
 
 export interface UnmeasuredResult {

@@ -4,7 +4,7 @@
 // statuses and flags. Honest answers are graded in tests/integration/python.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
-import { eventKinds, flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+import { eventKinds, firstBackend, flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
 
 const TESTS = `import pytest
 from solution import total, Box, make
@@ -112,12 +112,12 @@ const EXIT: Case[] = [
   {
     name: 'sys.exit(0) inside a tested call',
     code: `import sys\n${HONEST}\ndef total(xs):\n    sys.exit(0)\n`,
-    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }), flags: ['sandbox.process_exit'],
+    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }), flags: ['policy.process_exit', 'sandbox.process_exit'],
   },
   {
     name: 'os._exit(0) inside a tested call: its process ends, the next test gets a fresh one',
     code: `import os\n${HONEST}\ndef total(xs):\n    os._exit(0)\n`,
-    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }),
+    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }), flags: ['policy.process_exit'],
   },
   {
     name: 'kills its parent, the test process',
@@ -125,7 +125,7 @@ const EXIT: Case[] = [
     // Under bwrap the job dies with the test running: that test is charged (error), the rest re-run in a new
     // job. Under unshare and Docker the test process is its pid namespace's init, which no signal from
     // inside kills: the call returns nothing and the test fails.
-    statuses: withWrong({ test_total: 'error', test_raises: 'error' }), events: ['incomplete', 'resumed'],
+    statuses: withWrong({ test_total: 'error', test_raises: 'error' }), events: ['incomplete', 'resumed'], flags: ['policy.process_exit'],
     asInit: withWrong({ test_total: 'failed', test_raises: 'failed' }),
   },
   {
@@ -154,4 +154,18 @@ describe.each(backends)('Python submissions against their own verdicts ($id)', (
       check(await gradeInline(id, rubric(), { 'solution.py': c.code }), c, id);
     }, 180_000);
   }
+});
+
+// Comments cannot switch the grader's analysis off: ruff reads the code with every comment silenced.
+describe('Python style evidence a submission cannot silence', () => {
+  it('`# ruff: noqa`, `# noqa` and `# type: ignore` change nothing; the subprocess import is flagged through its alias', async () => {
+    const code = `# ruff: noqa\nimport subprocess as sp  # noqa\n${HONEST}\ndef helper(cmd, seen=[]):  # noqa: B006\n    if cmd == None:  # noqa: E711\n        return sp.run(cmd)  # type: ignore\n    return undefined_thing  # noqa: F821\n`;
+    const r = await gradeInline(await firstBackend(), rubric(), { 'solution.py': code });
+    const lint = r.evidence.items.filter((i) => i.kind === 'lint').map((i) => ('rule' in i && 'line' in i ? `${i.rule}:${i.line}` : ''));
+    expect(lint).toEqual(['ruff/B006:17', 'ruff/E711:18', 'ruff/F821:20']);
+    expect(flagCodes(r)).toEqual(['policy.child_process']);
+    expect(statuses(r)).toEqual(ALL_PASS);
+    // 3 errors × 3 = 9 weighted findings over max(LOC, 50) lines: 10 × (1 − 18/30).
+    expect(r.scores.deterministic.style).toBe(4);
+  }, 180_000);
 });

@@ -69,5 +69,9 @@ describe.each(exercises)('agreement with real pytest: %s', (exercise) => {
     tally.submissions += 1;
     tally.agreeingSubmissions += diff.length === 0 ? 1 : 0;
     expect(diff).toEqual([]);
+    // Style and complexity are measured (ruff, tree-sitter) for every variant; the one that does not parse
+    // scores 0 on complexity, and its parse error is a style finding. (Before Python analysis both were unmeasured.)
+    const analysis = (report.scores.unmeasured ?? []).filter((u) => u.criterion === 'style' || u.criterion === 'complexity');
+    expect(analysis).toEqual(variant === 'syntax_error' ? [{ criterion: 'complexity', reason: `scored 0: ${module}.py does not parse` }] : []);
   }, 180_000);
 });

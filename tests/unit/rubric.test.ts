@@ -51,4 +51,26 @@ describe('rubric loading', () => {
     expect(e.message).toContain('rubric.yaml');
     expect(e.message).toContain(text);
   });
+
+  describe('Python lint selectors', () => {
+    const PY = 'id: py\ntitle: Py\nlanguage: python\nstatement: Do it.\nentry: ./demo\ntests: [tests/demo_test.py]\n';
+    const py = (lint: string): string => rubricDir(`${PY}lint:\n  rules: ${lint}\n`, { 'tests/demo_test.py': 'from demo import f\n\ndef test_f():\n    assert f() == 1\n' });
+
+    it('accepts ruff codes and prefixes', async () => {
+      const r = await loadRubric(py("{ E711: warn, E7: 'off', F: error, PLR0913: ['off'] }"));
+      expect(r.spec.lint.rules).toEqual({ E711: 'warn', E7: 'off', F: 'error', PLR0913: ['off'] });
+    });
+
+    it('names each bad selector and why', async () => {
+      const e = await error(py("{ no-undef: error, ZZZ9: warn, ALL: error, E999: warn, E501: ['warn', 100] }"));
+      expect(e.code).toBe('RUBRIC_INVALID');
+      expect(e.message.split('\n').map((l) => l.replace(/^.*?: lint/, 'lint'))).toEqual([
+        'lint.rules.no-undef: not a ruff rule selector (a rule code such as E711, or a prefix such as E7 or F)',
+        'lint.rules.ZZZ9: not a ruff rule selector: Unknown rule selector `ZZZ9`',
+        'lint.rules.ALL: not a ruff rule selector (a rule code such as E711, or a prefix such as E7 or F)',
+        'lint.rules.E999: not a ruff rule selector: Rule `E999` was removed and cannot be selected.',
+        'lint.rules.E501: ruff rules take no options here: give a level (off, warn, error)',
+      ]);
+    });
+  });
 });
