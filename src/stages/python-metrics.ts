@@ -5,7 +5,7 @@
 // is read (definitions, calls, imports, match statements).
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { FileMetrics, FunctionMetrics } from '../domain/analysis.js';
-import { pythonCodeLines } from './python-source.js';
+import { pythonCodeLines, type PythonTrivia } from './python-source.js';
 import { pythonPolicy, type CallSite, type ImportSite } from './python-policy.js';
 
 interface Fn {
@@ -37,7 +37,7 @@ const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dict
 const DECISIONS = new Set(['if_statement', 'elif_clause', 'conditional_expression', 'boolean_operator', 'for_statement', 'while_statement', 'except_clause', 'for_in_clause', 'assert_statement']);
 const PARAMS_NOT_COUNTED = new Set(['keyword_separator', 'positional_separator', ',', '(', ')']);
 
-export function measurePython(file: string, code: string, tree: Tree): FileMetrics {
+export function measurePython(file: string, code: string, tree: Tree, trivia?: PythonTrivia): FileMetrics {
   const lastLine = code.split(/\r\n|\r|\n/).length - (/(\r\n|\r|\n)$/.test(code) ? 1 : 0);
   const moduleFn: Fn = { name: '<module>', callName: '', receiver: null, parent: null, line: 1, endLine: Math.max(1, lastLine), params: 0, cyclomatic: 1, maxLoopNesting: 0, recursive: false };
   const walk: Walk = { functions: [], calls: [], imports: [], moduleFn };
@@ -51,7 +51,7 @@ export function measurePython(file: string, code: string, tree: Tree): FileMetri
   const functions = all.map(toMetrics);
   return {
     file,
-    loc: pythonCodeLines(code),
+    loc: pythonCodeLines(code, trivia),
     functions,
     maxLoopNesting: functions.reduce((m, f) => Math.max(m, f.maxLoopNesting), 0),
     maxCyclomatic: functions.reduce((m, f) => Math.max(m, f.cyclomatic), 1),

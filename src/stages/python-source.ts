@@ -16,6 +16,8 @@ export interface PythonTrivia {
 }
 
 const STRING_START = /(?:[rRuUbBfF]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])?('''|"""|'|")/y;
+const MAY_START_STRING = new Set([...'\'"rRuUbBfF']);
+const ASCII_WORD = /[A-Za-z0-9_]/;
 const WORD = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]+/uy;
 /** Lines starting with one of these are compound-statement headers: a string right after their `:` is a statement. */
 const HEADERS = new Set(['if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally', 'def', 'class', 'async']);
@@ -68,6 +70,7 @@ class PyScanner {
   }
 
   private stringAt(): boolean {
+    if (!MAY_START_STRING.has(this.code[this.pos] as string)) return false;
     STRING_START.lastIndex = this.pos;
     const m = STRING_START.exec(this.code);
     if (!m) return false;
@@ -97,13 +100,18 @@ class PyScanner {
   }
 
   private word(): boolean {
-    WORD.lastIndex = this.pos;
-    const m = WORD.exec(this.code);
-    if (!m) return false;
     const start = this.pos;
-    this.pos += m[0].length;
-    if (!this.lineStarted) this.lineFirstWord = m[0];
-    if (m[0] === 'lambda' && this.depth === 0) this.lambdas++;
+    let end = start;
+    while (end < this.code.length && ASCII_WORD.test(this.code[end] as string)) end++;
+    if (end < this.code.length && (this.code.charCodeAt(end) as number) > 127) {
+      WORD.lastIndex = start; // identifiers beyond ASCII: the Unicode classes, only where needed
+      end = start + (WORD.exec(this.code)?.[0].length ?? 0);
+    }
+    if (end === start) return false;
+    this.pos = end;
+    const text = this.lineStarted && this.depth > 0 ? '' : this.code.slice(start, end);
+    if (!this.lineStarted) this.lineFirstWord = text;
+    if (text === 'lambda' && this.depth === 0) this.lambdas++;
     this.token(start, false);
     return true;
   }
@@ -125,18 +133,25 @@ class PyScanner {
     this.lineStarted = true;
     this.endSegment();
     this.lineFirstWord = '';
-    this.seg = { start: at + 1, end: at + 1, strings: true, empty: true };
   }
 
+  // Mutated in place: a token is the scanner's hottest path, and an object per token kept the GC busy.
   private token(start: number, isString: boolean): void {
     this.lineStarted = true;
-    if (this.seg.empty) this.seg = { start, end: this.pos, strings: isString, empty: false };
-    else this.seg = { ...this.seg, end: this.pos, strings: this.seg.strings && isString };
+    const seg = this.seg;
+    if (seg.empty) {
+      seg.start = start;
+      seg.strings = isString;
+      seg.empty = false;
+    } else seg.strings &&= isString;
+    seg.end = this.pos;
   }
 
   private endSegment(): void {
-    if (!this.seg.empty && this.seg.strings) this.stringStatements.push([this.seg.start, this.seg.end]);
-    this.seg = { start: this.pos, end: this.pos, strings: true, empty: true };
+    const seg = this.seg;
+    if (!seg.empty && seg.strings) this.stringStatements.push([seg.start, seg.end]);
+    seg.empty = true;
+    seg.strings = true;
   }
 }
 
@@ -159,8 +174,7 @@ function blank(code: string, ranges: readonly Range[], fill: (range: string) => 
 const spaces = (s: string): string => s.replace(/[^\r\n]/g, ' ');
 
 /** The code the judge sees: comments and string statements (docstrings) become spaces. */
-export function stripPython(code: string): string {
-  const t = pythonTrivia(code);
+export function stripPython(code: string, t: PythonTrivia = pythonTrivia(code)): string {
   return blank(code, [...t.comments, ...t.stringStatements], spaces);
 }
 
@@ -169,18 +183,18 @@ export function stripPython(code: string): string {
  * `# ruff: noqa` or `# type: ignore` can switch a finding off. Filler, not spaces, so no trailing whitespace
  * appears where a comment was.
  */
-export function silenceComments(code: string): string {
-  return blank(code, pythonTrivia(code).comments, (c) => `#${'_'.repeat(c.length - 1)}`);
+export function silenceComments(code: string, t: PythonTrivia = pythonTrivia(code)): string {
+  return blank(code, t.comments, (c) => `#${'_'.repeat(c.length - 1)}`);
 }
 
-/** Lines holding code once comments and string statements are removed (1-based line numbers, as a Set size). */
-export function pythonCodeLines(code: string): number {
-  return stripPython(code).split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
+/** Lines holding code once comments and string statements are removed. */
+export function pythonCodeLines(code: string, t: PythonTrivia = pythonTrivia(code)): number {
+  return stripPython(code, t).split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
 }
 
 /** Bytes of code (comments, docstrings and blank lines excluded), as `codeBytes` counts JavaScript. */
-export function pythonCodeBytes(code: string): number {
-  return stripPython(code)
+export function pythonCodeBytes(code: string, t: PythonTrivia = pythonTrivia(code)): number {
+  return stripPython(code, t)
     .split(/\r\n|\r|\n/)
     .reduce((n, line) => {
       const t = line.trim();

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { ruffLevel, ruffSelect } from '../../domain/ruff.js';
 import type { LintSpec } from '../../domain/lint.js';
 import type { LintMessage } from '../../domain/analysis.js';
-import { silenceComments } from '../../stages/python-source.js';
+import { silenceComments, type PythonTrivia } from '../../stages/python-source.js';
 
 interface RuffDiagnostic { code: string | null; message: string; start_location: { row: number; column: number } }
 interface RuffWorkspace { check(code: string): RuffDiagnostic[] }
@@ -40,10 +40,10 @@ export function prepareRuff(spec: LintSpec): void {
 }
 
 /** Ruff's findings on one file, as lint messages `ruff/<code>`; a file with syntax errors has one `parse-error`, its first. */
-export function lintPython(code: string, spec: LintSpec): LintMessage[] {
+export function lintPython(code: string, spec: LintSpec, trivia?: PythonTrivia): LintMessage[] {
   const out: LintMessage[] = [];
   let syntax: LintMessage | null = null;
-  for (const d of workspace(spec).check(silenceComments(code))) {
+  for (const d of workspace(spec).check(silenceComments(code, trivia))) {
     const at = { line: d.start_location.row, column: d.start_location.column };
     if (d.code === null || d.code === 'invalid-syntax') {
       // A file that does not parse is one finding (weight 30), as ESLint reports it: the first error.

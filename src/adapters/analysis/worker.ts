@@ -9,7 +9,7 @@ import { startMeter, type MeterSlot } from './meter.js';
 import type { typecheck } from './typecheck.js';
 import { parsePython, preparePythonParser } from './python-parser.js';
 import { lintPython, prepareRuff } from './ruff.js';
-import { pythonCodeBytes } from '../../stages/python-source.js';
+import { pythonCodeBytes, pythonTrivia } from '../../stages/python-source.js';
 import { measurePython } from '../../stages/python-metrics.js';
 
 export interface TypecheckTask {
@@ -70,14 +70,15 @@ async function analysePython(task: AnalysisTask): Promise<FileAnalysis> {
   await preparePythonParser();
   prepareRuff(task.spec);
   startMeter(task.meter);
-  const large = tooLarge(task, pythonCodeBytes(task.code));
+  const trivia = pythonTrivia(task.code); // one scan serves the size limit, ruff's input and LOC
+  const large = tooLarge(task, pythonCodeBytes(task.code, trivia));
   if (large) return large;
-  const lint = lintPython(task.code, task.spec);
+  const lint = lintPython(task.code, task.spec, trivia);
   // Ruff's parser decides whether the file parses (tree-sitter recovers from errors, and would measure anyway).
   if (lint.some((m) => m.rule === 'parse-error')) return { file: task.file, lint, metrics: null, skipped: 'parse_error' };
   const tree = parsePython(task.code);
   try {
-    return { file: task.file, lint, metrics: measurePython(task.file, task.code, tree), skipped: null };
+    return { file: task.file, lint, metrics: measurePython(task.file, task.code, tree, trivia), skipped: null };
   } finally {
     tree.delete();
   }
