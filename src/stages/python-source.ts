@@ -120,16 +120,16 @@ class PyScanner {
     const start = this.pos++;
     if (ch === '(' || ch === '[' || ch === '{') this.depth++;
     else if ((ch === ')' || ch === ']' || ch === '}') && this.depth > 0) this.depth--;
-    if (this.depth === 0 && ch === ';') return this.boundary(start);
+    if (this.depth === 0 && ch === ';') return this.boundary();
     if (this.depth === 0 && ch === ':' && this.lineFirstWord !== null && HEADERS.has(this.lineFirstWord)) {
       if (this.lambdas > 0) this.lambdas--;
-      else return this.boundary(start);
+      else return this.boundary();
     }
     this.token(start, false);
   }
 
   /** `;` or a header's `:`: what follows starts a new statement. */
-  private boundary(at: number): void {
+  private boundary(): void {
     this.lineStarted = true;
     this.endSegment();
     this.lineFirstWord = '';
