@@ -16,6 +16,7 @@ const BENCHES = [
   { name: 'realm', bound: 60, env: { BENCH_RUNS: '11' } },
   { name: 'sandbox', bound: 90, env: { BENCH_N: '10' } },
   { name: 'lint', bound: 45, env: { BENCH_N: '10' } },
+  { name: 'python', bound: 120, env: { BENCH_N: '3', BENCH_RUNS: '3', BENCH_ANALYSE_N: '100' } },
   { name: 'judge', bound: 30, env: { BENCH_JUDGE_N: '40' } },
   { name: 'http', bound: 100, env: { BENCH_HTTP_SECONDS: '4', BENCH_HTTP_REQUESTS: '1500' } },
   { name: 'queue', bound: 80, env: { BENCH_N: '16', BENCH_SEQ: '6' } },

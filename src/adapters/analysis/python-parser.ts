@@ -2,14 +2,18 @@
 // pinned together: grammar ABI 15), loaded once per analysis thread before any file's CPU meter starts.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 
 let parser: Parser | null = null;
+
+export const pythonParserReady = (): boolean => parser !== null;
 
 /** Loads the runtime and the grammar (≈ 20 ms of CPU, once per thread). */
 export async function preparePythonParser(): Promise<void> {
   if (parser) return;
   const req = createRequire(import.meta.url);
+  // Imported here, not at the top: a thread that only ever analyses JavaScript never loads it.
+  const { Language, Parser } = await import('web-tree-sitter');
   await Parser.init();
   const grammar = await Language.load(join(dirname(req.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm'));
   const p = new Parser();

@@ -7,7 +7,7 @@ import { codeBytes } from '../../stages/strip-comments.js';
 import { lintWithAst, prepareParser } from './lint.js';
 import { startMeter, type MeterSlot } from './meter.js';
 import type { typecheck } from './typecheck.js';
-import { parsePython, preparePythonParser } from './python-parser.js';
+import { parsePython, preparePythonParser, pythonParserReady } from './python-parser.js';
 import { lintPython, prepareRuff } from './ruff.js';
 import { pythonCodeBytes, pythonTrivia } from '../../stages/python-source.js';
 import { measurePython } from '../../stages/python-metrics.js';
@@ -43,7 +43,9 @@ const tooLarge = (task: AnalysisTask, size: number): FileAnalysis | null => {
 };
 
 export default function analyse(task: AnalysisTask): FileAnalysis | Promise<FileAnalysis> {
-  if (task.file.endsWith('.py')) return analysePython(task);
+  // Synchronous once the grammar is loaded: piscina's worker waits for tasks with Atomics.wait, so a task
+  // that yields to the event loop is resumed late (≈ 50 ms and 15 ms of CPU more per file, measured).
+  if (task.file.endsWith('.py')) return pythonParserReady() ? analysePython(task) : preparePythonParser().then(() => analysePython(task));
   prepareParser(task.file); // the TypeScript parser's first load is not the file's CPU
   startMeter(task.meter);
   const large = tooLarge(task, codeBytes(task.code));
@@ -66,8 +68,7 @@ export default function analyse(task: AnalysisTask): FileAnalysis | Promise<File
  * A Python file: ruff for style, tree-sitter's syntax tree for metrics. Both load (WebAssembly compilation
  * included) before the meter starts: a thread's first Python file is not charged for the grader's start-up.
  */
-async function analysePython(task: AnalysisTask): Promise<FileAnalysis> {
-  await preparePythonParser();
+function analysePython(task: AnalysisTask): FileAnalysis {
   prepareRuff(task.spec);
   startMeter(task.meter);
   const trivia = pythonTrivia(task.code); // one scan serves the size limit, ruff's input and LOC
