@@ -50,7 +50,7 @@ describe('evigrade grade', () => {
     const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
     expect([summary.count, summary.graded, summary.rejected, summary.errored, summary.meanFinal]).toEqual([4, 3, 1, 0, 5.83]);
     const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('"submission","status","correctness","edge_cases","style","complexity","total","final","passed","tests","flags","unmeasured"');
+    expect(csv[0]).toBe('"submission","status","correctness","edge_cases","style","complexity","total","final","passed","tests","flags","unmeasured","name"');
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['"broken","graded"', '"correct","graded"', '"partial","graded"', '"sneaky","rejected"']);
     rmSync(subs, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
