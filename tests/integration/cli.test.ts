@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodesText } from '../../src/domain/exit-codes.js';
 import { ReportSchema, SummarySchema, type Report } from '../../src/domain/report.js';
 import { ROOT } from '../helpers.js';
 
@@ -112,6 +113,9 @@ describe('evigrade grade', () => {
     const helps = await Promise.all(cmds.map((c) => cli([c, '--help'])));
     expect(helps.map((h, i) => [h.code, h.stdout.startsWith(`usage:\n  evigrade ${cmds[i]}`)])).toEqual(cmds.map(() => [0, true]));
     expect(helps[0]?.stdout).toContain('--sandbox auto|docker|bwrap|unshare');
+    // The one exit-code table, as README.md and DESIGN.md show it too (contracts.test.ts).
+    const top = await cli(['--help']);
+    expect([top.code, top.stdout.endsWith(`\n${exitCodesText()}`), top.stdout]).toEqual([0, true, expect.stringContaining('\n  130  interrupted (Ctrl-C)')]);
     const empty = mkdtempSync(join(tmpdir(), 'evigrade-empty-'));
     writeFileSync(join(empty, '.DS_Store'), '');
     const none = await cli(['grade', empty, '--rubric', LEAP, '--out', join(empty, 'out')]);
