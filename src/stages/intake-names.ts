@@ -36,9 +36,9 @@ export function nameProblem(name: string): string | null {
   return null;
 }
 
-/** ASCII words of a name: `José Núñez` → `jose-nunez`. */
-function slug(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+/** ASCII words of a name, lower case, "-" between them: `José Núñez` → `jose-nunez` (LMS ids use it too). */
+export function slug(s: string): string {
+  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
 const shortHash = (s: string): string => sha256(s).slice(0, 8);
@@ -46,7 +46,7 @@ const shortHash = (s: string): string => sha256(s).slice(0, 8);
 /** The id of one name: itself when already a safe ASCII id, else its slug and a hash of the name. */
 export function baseId(name: string): string {
   const nfc = name.normalize('NFC');
-  return SAFE_ID.test(nfc) ? nfc : `${slug(nfc) || 'student'}-${shortHash(nfc)}`;
+  return SAFE_ID.test(nfc) ? nfc : `${slug(nfc).slice(0, 40).replace(/-+$/, '') || 'student'}-${shortHash(nfc)}`;
 }
 
 /**

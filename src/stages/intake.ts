@@ -3,10 +3,10 @@
 // Entries in, a Submission or an INTAKE_* rejection out; nothing here touches the disk.
 import { extname } from 'node:path';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
+import { languageOf } from '../domain/languages.js';
 import type { Limits, Rubric } from '../domain/rubric.js';
 import { SAFE_SEGMENT, type Submission, type SubmissionFile } from '../domain/submission.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
-import { requireEntry } from './entry.js';
 
 /** Present in real student folders, meaningless or risky inside a job: kept out, listed in the report. */
 export const IGNORED_NAMES = new Set(['.git', '.DS_Store', '__MACOSX', 'Thumbs.db', 'node_modules', 'package.json', 'package-lock.json',
@@ -139,6 +139,30 @@ export function intake(id: string, entries: readonly IntakeEntry[], rules: Intak
   const sub: Submission = { id, ...(name !== undefined && name !== id && { name }), files, ignored, sha256: sha256(canonicalJson(files.map((f) => [f.path, f.sha256]))) };
   requireEntry(sub, rules.entry, rules.language);
   return sub;
+}
+
+const SHOWN = 5;
+
+/** The submission paths that satisfy the entry (`./leap` → `leap.js`, `leap/index.js`, … ). */
+export function entryCandidates(entry: string, language: string): string[] {
+  const base = entry.replace(/^\.\//, '');
+  // What the harness resolves an entry to (sandbox/harness/realm.cjs, ENTRY_EXTENSIONS; Python's import); TypeScript before stripping.
+  return languageOf(language).entrySuffixes.map((s) => `${base}${s}`);
+}
+
+/**
+ * INTAKE_ENTRY_MISSING when no file of the submission is one the entry resolves to, naming the file expected
+ * and what was there: graded, it would fail every test with "Cannot find module '/job/sub/leap'", which tells
+ * the student nothing about what to rename.
+ */
+export function requireEntry(sub: Submission, entry: string, language: string): void {
+  const candidates = entryCandidates(entry, language);
+  if (sub.files.some((f) => candidates.includes(f.path))) return;
+  const names = sub.files.map((f) => f.path);
+  const found = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+  const base = entry.replace(/^\.\//, '');
+  const expected = /\.[a-z]+$/.test(base) ? base : `${base}${languageOf(language).entrySuffix}`;
+  intakeFail('INTAKE_ENTRY_MISSING', sub.id, `the rubric's entry "${entry}" needs ${expected} at the top of the submission; found ${found || 'no file'}`);
 }
 
 /** A file map (`{ "<path>": "<text>" }`) as intake entries. */

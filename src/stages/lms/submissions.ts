@@ -12,11 +12,7 @@ export interface LmsSubmission {
   readonly error: { code: ErrorCode; message: string } | null;
 }
 import { intakeEntries, intakeFail } from '../intake.js';
-
-/** ASCII, lower case, "-" between words: safe as a report file name and as a POST /batches id. */
-function slug(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-}
+import { slug } from '../intake-names.js';
 
 function submissionId(a: LmsIdentity, all: boolean, taken: Set<string>): string {
   const base = slug(`${a.name} ${a.userId}`).slice(0, 56) || 'student';
