@@ -15,7 +15,7 @@ import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
 import { intake, intakeRules, mapEntries } from './stages/intake.js';
-import { nameSubmissions } from './stages/intake-names.js';
+import { nameSubmissions, notASubmission } from './stages/intake-names.js';
 import { withLms, type LmsSubmission } from './stages/lms/submissions.js';
 import { gradesCsv, summarise } from './stages/summary.js';
 
@@ -68,7 +68,7 @@ export async function listEntries(dir: string): Promise<Entry[]> {
   const dirents = await readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     throw new EvigradeError('USAGE', `submissions folder "${dir}" cannot be read (${e.code ?? e.message})`);
   });
-  const shown = dirents.filter((d) => !d.name.startsWith('.')).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const shown = dirents.filter((d) => !notASubmission(d.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
   const named = nameSubmissions(shown.map((d) => ({ raw: d.name, name: nameOf(d.name, d.isDirectory()) })));
   return shown.map((d, i) => {
     const n = named[i] as (typeof named)[number];

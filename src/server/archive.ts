@@ -8,7 +8,7 @@ import { asEvigradeError } from '../pipeline.js';
 import type { LmsSystem, RawEntry } from '../domain/lms.js';
 import type { Rubric } from '../domain/rubric.js';
 import { fileMapOf, intake, intakeRules, type IntakeEntry } from '../stages/intake.js';
-import { nameSubmissions } from '../stages/intake-names.js';
+import { nameSubmissions, notASubmission } from '../stages/intake-names.js';
 import { resolveFormat } from '../stages/lms/registry.js';
 import { lmsSubmissions } from '../stages/lms/submissions.js';
 import type { StoredSubmission } from './batches.js';
@@ -61,6 +61,7 @@ function byFolder(entries: readonly RawEntry[], rubric: Rubric): StoredSubmissio
   const entryFile = entryFileName(rubric.spec.entry, rubric.spec.language);
   const groups = new Map<string, IntakeEntry[]>();
   for (const e of entries) {
+    if (notASubmission(e.path.split('/')[0] as string)) continue;
     const slash = e.path.indexOf('/');
     const [raw, path, name] = slash < 0 ? [e.path, entryFile, e.path.replace(/\.[^.]+$/, '') || e.path] : [e.path.slice(0, slash), e.path.slice(slash + 1), e.path.slice(0, slash)];
     const label = slash < 0 && e.path !== entryFile ? { label: `"${e.path}" (graded as ${entryFile})` } : {};

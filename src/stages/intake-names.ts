@@ -3,6 +3,7 @@
 // reader is refused. Each name gets a safe id beside it: the report's file name, the URL segment, the history
 // key — ASCII, so no file system folds two students into one by case or Unicode normalisation.
 import { SAFE_ID } from '../domain/submission.js';
+import { isIgnoredName } from './intake.js';
 import { HIDDEN_CHARS_SOURCE } from '../domain/text.js';
 import { sha256 } from '../util/hash.js';
 
@@ -20,6 +21,9 @@ export interface NamedSubmission {
   /** Why the name is refused (the submission is rejected with INTAKE_PATH_INVALID), or null. */
   readonly problem: string | null;
 }
+
+/** Not a student: hidden entries and tool litter beside the submissions (`.DS_Store`, `__MACOSX`, `node_modules`). */
+export const notASubmission = (entry: string): boolean => entry.startsWith('.') || isIgnoredName(entry);
 
 /** `U+202E` for each character a reader would not see. */
 export const visible = (s: string): string =>

@@ -41,6 +41,7 @@ describe('the CLI keeps real names and checks the entry file', () => {
     put('=cmd()/leap.js', GOOD);
     put('evil\u202Egnp/leap.js', GOOD);
     put('nolead/solution.js', GOOD);
+    put('__MACOSX/._nolead', 'x'); // tool litter beside the students: not a submission
     const out = join(subs, '..', `${subs.split('/').pop()}-out`);
     const r = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--no-llm', '--concurrency', '2']);
     expect([r.code, r.stderr]).toEqual([0, expect.not.stringMatching(/"level":[56]0/)]);
@@ -140,7 +141,8 @@ describe('HTTP keeps real names and checks the entry file', () => {
     const server = await app();
     const { batches } = server;
     const p = pack();
-    const entries: [string, string][] = [['ana 🎉/leap.js', GOOD], ['李雷.js', GOOD], ['nolead/main.js', GOOD], ['nolead/README.md', '# hi']];
+    const entries: [string, string][] = [['ana 🎉/leap.js', GOOD], ['李雷.js', GOOD], ['nolead/main.js', GOOD], ['nolead/README.md', '# hi'],
+      ['__MACOSX/nolead/._main.js', 'x'], ['.DS_Store', 'x']];
     for (const [name, body] of entries) p.entry({ name }, body);
     p.finalize();
     const chunks: Buffer[] = [];

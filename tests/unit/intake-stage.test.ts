@@ -8,7 +8,7 @@ import { readSubmission } from '../../src/adapters/fs/intake.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 import { hiddenChars } from '../../src/domain/text.js';
 import { intake, mapEntries, type IntakeEntry } from '../../src/stages/intake.js';
-import { nameProblem, nameSubmission, nameSubmissions } from '../../src/stages/intake-names.js';
+import { nameProblem, nameSubmission, nameSubmissions, notASubmission } from '../../src/stages/intake-names.js';
 import { sha256 } from '../../src/util/hash.js';
 import { ROOT } from '../helpers.js';
 
@@ -114,6 +114,10 @@ describe('submission names', () => {
     ['a\u0000b', 'the name "a<U+0000>b" contains a control, invisible or bidi character'],
   ])('refuses %j', (name, problem) => {
     expect(nameProblem(name)).toBe(problem);
+  });
+
+  it('hidden entries and tool litter beside the submissions are no students', () => {
+    expect(['.DS_Store', '__MACOSX', 'node_modules', '.git', 'alice', 'package.json.bak'].filter(notASubmission)).toEqual(['.DS_Store', '__MACOSX', 'node_modules', '.git']);
   });
 
   it('refuses every invisible and bidi character of the one list, and C0/C1 controls', () => {
