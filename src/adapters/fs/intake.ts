@@ -42,7 +42,9 @@ async function readRegular(abs: string, path: string, w: Walk, label?: string): 
       w.bytes += st.size;
       return { ...at, kind: 'file', size: st.size };
     }
-    const data = await readAtMost(fh, room);
+    // What fstat says, plus one byte to see a file that grew meanwhile: that one is read again, up to the room left.
+    let data = await readAtMost(fh, Math.min(st.size, room));
+    if (data.length > st.size) data = await readAtMost(fh, room);
     w.bytes += data.length;
     return { ...at, kind: 'file', data };
   } finally {
