@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { makeOutputDir, writeFileAtomic } from './adapters/fs/atomic.js';
-import { readSubmission, submissionIdFromName } from './adapters/fs/intake.js';
+import { readSubmission } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
 import type { HistoryStore } from './domain/history.js';
 import { ReportSchema, type DeterministicReport, type Report } from './domain/report.js';
@@ -14,7 +14,8 @@ import { asEvigradeError, failedReport, judgeReport } from './pipeline.js';
 import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
-import { submissionFromMap } from './stages/intake-map.js';
+import { intake, intakeRules, mapEntries } from './stages/intake.js';
+import { nameSubmissions, notASubmission } from './stages/intake-names.js';
 import { withLms, type LmsSubmission } from './stages/lms/submissions.js';
 import { gradesCsv, summarise } from './stages/summary.js';
 
@@ -51,34 +52,34 @@ export interface BatchResult {
 }
 
 interface Entry {
+  /** Safe as a file name (stages/intake-names.ts); `name` is the folder's or file's own. */
   readonly id: string;
+  readonly name?: string;
   readonly path: string;
-  readonly invalidName: string | null;
+  /** Why the name itself is refused (a control, bidi or path character), or null. */
+  readonly problem: string | null;
   readonly prepared?: LmsSubmission;
 }
+
+/** A single file's submission name is its name without the extension (`o'brien.js` → `o'brien`). */
+const nameOf = (file: string, isDir: boolean): string => (isDir ? file : file.slice(0, file.length - extname(file).length) || file);
 
 export async function listEntries(dir: string): Promise<Entry[]> {
   const dirents = await readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     throw new EvigradeError('USAGE', `submissions folder "${dir}" cannot be read (${e.code ?? e.message})`);
   });
-  const seen = new Set<string>();
-  const out: Entry[] = [];
-  for (const d of dirents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (d.name.startsWith('.')) continue;
-    let id = submissionIdFromName(d.name, !d.isDirectory());
-    const invalid = id === null ? `the name ${JSON.stringify(d.name)} is not a safe submission id` : null;
-    id ??= `invalid-name-${out.length + 1}`;
-    if (seen.has(id)) id = `${id}${d.isFile() ? '-file' : '-dir'}`;
-    seen.add(id);
-    out.push({ id, path: join(dir, d.name), invalidName: invalid });
-  }
-  return out;
+  const shown = dirents.filter((d) => !notASubmission(d.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const named = nameSubmissions(shown.map((d) => ({ raw: d.name, name: nameOf(d.name, d.isDirectory()) })));
+  return shown.map((d, i) => {
+    const n = named[i] as (typeof named)[number];
+    return { id: n.id, ...(n.name !== n.id && { name: n.name }), path: join(dir, d.name), problem: n.problem };
+  });
 }
 
-/** A download's submission through the file-map intake rules; the download's own ignored entries stay listed. */
+/** A download's submission through intake; the download's own ignored entries stay listed. */
 function preparedSubmission(p: LmsSubmission, rubric: Rubric): Submission {
   if (p.error) throw new EvigradeError(p.error.code, p.error.message, { submission: p.id });
-  const sub = submissionFromMap(p.files, p.id, rubric.spec.limits);
+  const sub = intake(p.id, mapEntries(p.files), intakeRules(rubric));
   return { ...sub, ignored: [...p.ignored, ...sub.ignored] };
 }
 
@@ -102,12 +103,12 @@ const runId = randomUUID();
 /** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
 async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, events: BatchEvents, signal: AbortSignal): Promise<Graded> {
   const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false });
-  if (e.invalidName) return fail(emptySubmission(e.id), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.invalidName}`));
+  if (e.problem) return fail(emptySubmission(e.id, e.name), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.problem}`));
   let sub: Submission;
   try {
-    sub = e.prepared ? preparedSubmission(e.prepared, rubric) : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+    sub = e.prepared ? preparedSubmission(e.prepared, rubric) : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language, e.name);
   } catch (err) {
-    return fail(emptySubmission(e.id), asEvigradeError(err));
+    return fail(emptySubmission(e.id, e.name), asEvigradeError(err));
   }
   const out = join(opts.outDir, `${e.id}.json`);
   if (!opts.force) {
@@ -136,7 +137,7 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
  */
 export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: BatchPorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
   await makeOutputDir(opts.outDir);
-  const entries = opts.prepared ? opts.prepared.map((p) => ({ id: p.id, path: '', invalidName: null, prepared: p })) : await listEntries(opts.submissionsDir);
+  const entries = opts.prepared ? opts.prepared.map((p) => ({ id: p.id, path: '', problem: null, prepared: p })) : await listEntries(opts.submissionsDir);
   // Each submission in flight listens for the interrupt: hundreds at once with a remote queue.
   setMaxListeners(ports.queue.capacity + 16, signal);
   const reports: Report[] = [];

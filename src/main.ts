@@ -2,6 +2,7 @@
 // sandbox, ESLint's pool, fastify, BullMQ) is loaded only when that command runs, so `--help` and a usage
 // error cost a bare Node start. Wiring of concrete adapters lives in src/commands/ (the composition root).
 import { EXIT } from './cli/exit.js';
+import { exitCodesText } from './domain/exit-codes.js';
 
 export { EXIT };
 
@@ -39,10 +40,7 @@ const HELP = `evigrade — evidence-grounded code grading
   With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
   \`evigrade worker\` processes; reports are still written here, once.
 
-Exit codes: 0 ok, 1 some submissions hit grader errors, 2 usage/rubric error,
-3 reference solution fails, 4 no sandbox (or job queue) available, 5 sandbox failure, 6 verify found differences,
-130 interrupted.
-`;
+${exitCodesText()}`;
 
 const isHelp = (a: string | undefined): boolean => a === '--help' || a === '-h' || a === 'help';
 

@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import pino from 'pino';
 import { fileURLToPath } from 'node:url';
 import type { Rubric } from '../src/domain/rubric.js';
 import { buildRubric, loadRubric } from '../src/adapters/fs/rubric-loader.js';
@@ -6,6 +9,9 @@ import type { BatchPorts } from '../src/batch.js';
 import { EvigradeError } from '../src/domain/errors.js';
 import { createLocalQueue } from '../src/queue/local.js';
 import type { RubricStore } from '../src/server/rubric-store.js';
+import { buildApp } from '../src/http/app.js';
+import { createBatchService, type BatchService } from '../src/server/batches.js';
+import { createSlots } from '../src/server/slots.js';
 import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
@@ -83,4 +89,20 @@ export async function leapService(): Promise<{ ports: BatchPorts; rubrics: Rubri
   };
   const queue = createLocalQueue({ sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
   return { rubrics, ports: { queue, judge: null, now: () => new Date(), tools: {} } };
+}
+
+/** The HTTP app over a leap service with a fresh batch folder (inject only), and its batch service. */
+export async function batchApp(service: { ports: BatchPorts; rubrics: RubricStore }, key: string): Promise<{ a: Awaited<ReturnType<typeof buildApp>>; batches: BatchService }> {
+  const { ports, rubrics } = service;
+  const slots = createSlots(2, 4);
+  const batches = createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-batch-app-')), rubrics, slots, ports, pino({ level: 'silent' }));
+  return { a: await buildApp({ rubrics, slots, ports, apiKeys: [key], ratePerMinute: 1000, logger: false, batches, judgeInfo: () => ({ configured: 0 }) }), batches };
+}
+
+/** Resolves when the batch is done: its "done" event, or its status if it finished before we listened. */
+export async function batchFinished(batches: BatchService, id: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const off = batches.subscribe(id, (e) => e.type === 'done' && (off(), resolve()));
+    void batches.status(id).then((s) => s.state === 'done' && (off(), resolve()));
+  });
 }

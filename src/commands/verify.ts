@@ -22,7 +22,7 @@ export async function run(argv: string[]): Promise<number> {
   const found = report ? checkReport(report) : differences;
   if (report && args.rubric && args.submission) {
     const rubric = await loadRubric(args.rubric);
-    const sub = await readSubmission(args.submission, report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+    const sub = await readSubmission(args.submission, report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language, report.submission.name);
     const again = await withSandbox(args.sandbox, 1, await loadConfig(null), undefined, async (sandbox, ports) => gradeDeterministic(sub, rubric, await collectExpected(rubric, sandbox), ports));
     found.push(...compareRerun(report, again));
   }

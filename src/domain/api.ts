@@ -10,8 +10,11 @@ export const GradeRequestSchema = z
   .object({
     rubric: z.string().min(1).max(64).describe('a rubric id from GET /rubrics'),
     files: fileMap,
-    /** Optional id for the report (defaults to "submission"). */
-    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/).optional(),
+    /**
+     * Optional name for the report (defaults to "submission"): any printable Unicode name. The report's id is
+     * the name when it is ASCII letters, digits, ".", "_" or "-" (at most 64), else a slug and a hash of it.
+     */
+    id: z.string().min(1).max(200).optional(),
   })
   .strict();
 export type GradeRequest = z.infer<typeof GradeRequestSchema>;
@@ -20,7 +23,7 @@ export const BatchRequestSchema = z
   .object({
     rubric: z.string().min(1).max(64),
     submissions: z
-      .array(z.object({ id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64'), files: fileMap }).strict())
+      .array(z.object({ id: z.string().min(1).max(200).describe('the submission\'s name (any printable Unicode; see POST /grade id)'), files: fileMap }).strict())
       .min(1)
       .max(5000)
       .refine((l) => new Set(l.map((s) => s.id)).size === l.length, { message: 'submission ids must be unique' }),

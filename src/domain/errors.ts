@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ExitCode } from './exit-codes.js';
 
 /**
  * The one error table. Codes are stable API: reports, CLI messages and HTTP
@@ -43,7 +44,7 @@ export const ERROR_TABLE = {
   STORE_UNAVAILABLE: { http: 503, exit: 4, summary: 'The grading-history database cannot be reached or opened; the message names it (password redacted).' },
   STORE_SCHEMA: { http: 500, exit: 2, summary: "The grading-history database's schema is newer than this evigrade (upgrade it) or was not made by evigrade." },
   INTERNAL: { http: 500, exit: 70, summary: 'An unexpected internal error.' },
-} as const satisfies Record<string, { http: number; exit: number; summary: string }>;
+} as const satisfies Record<string, { http: number; exit: ExitCode; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_TABLE) as [ErrorCode, ...ErrorCode[]]);

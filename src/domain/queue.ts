@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fileMap } from './api.js';
 import { ErrorCodeSchema } from './errors.js';
-import { SAFE_SEGMENT } from './submission.js';
+import { SAFE_ID } from './submission.js';
 
 /**
  * What travels through the job queue. The queue is a trust boundary in both
@@ -35,7 +35,9 @@ export const GradeJobSchema = z
     expected: z.array(ExpectedTestSchema).min(1).max(10_000),
     submission: z
       .object({
-        id: z.string().regex(SAFE_SEGMENT).refine((id) => !id.startsWith('.'), 'must not start with "."'),
+        /** Intake's safe id (stages/intake-names.ts); the name travels beside it, for the report. */
+        id: z.string().regex(SAFE_ID),
+        name: z.string().min(1).max(800).optional(),
         sha256: sha,
         files: fileMap,
         ignored: z.array(z.string().max(1024)).max(10_000),

@@ -120,6 +120,8 @@ export const ReportSchema = z
     submission: z
       .object({
         id: z.string(),
+        /** The submission's own name when it differs from the id (o'brien, José Núñez); absent in older reports. */
+        name: z.string().optional(),
         sha256: z.string(),
         files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative() }).strict()),
         ignored: z.array(z.string()),
@@ -197,7 +199,10 @@ export const SummarySchema = z
     submissions: z.array(
       z
         .object({
-          id: z.string(), status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int(),
+          id: z.string(),
+          /** The submission's own name when it differs from the id. */
+          name: z.string().optional(),
+          status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int(),
           /** "criterion: reason" for each criterion without a measured score. */
           unmeasured: z.array(z.string()).optional(),
         })

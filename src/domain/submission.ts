@@ -2,6 +2,9 @@
 // overrides, zero-width characters, separators or leading dashes.
 export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
 
+/** A submission id used as given: ASCII, so no file system folds two into one by case or normalisation. */
+export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** A submission after intake: every file is checked UTF-8 text with a safe relative path. */
 export interface SubmissionFile {
   readonly path: string;
@@ -10,7 +13,10 @@ export interface SubmissionFile {
   readonly bytes: number;
 }
 export interface Submission {
+  /** Safe as a file name and URL segment (stages/intake-names.ts). */
   readonly id: string;
+  /** The name as the student's folder, file or LMS gave it, when it differs from the id (o'brien, José Núñez). */
+  readonly name?: string;
   readonly files: readonly SubmissionFile[];
   readonly sha256: string;
   /** Files present but deliberately not given to the job (package configs, node_modules...). */
@@ -18,4 +24,4 @@ export interface Submission {
 }
 
 /** The submission of a report whose files never made it through intake. */
-export const emptySubmission = (id: string): Submission => ({ id, files: [], ignored: [], sha256: '' });
+export const emptySubmission = (id: string, name?: string): Submission => ({ id, ...(name !== undefined && name !== id && { name }), files: [], ignored: [], sha256: '' });

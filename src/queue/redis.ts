@@ -5,6 +5,7 @@ import { GradeJobSchema, type GradeJobData, type RubricWire } from '../domain/qu
 import { DeterministicReportSchema, type DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { ExpectedTestSchema } from '../domain/queue.js';
+import { fileMapOf } from '../stages/intake.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import { connect, JOB, reachable, rubricKey, type QueueSettings } from './bull.js';
 import type { GradeJob, GradeQueue } from './port.js';
@@ -24,7 +25,7 @@ export function gradeJobData(job: GradeJob, maxBytes: number): GradeJobData {
   const sub = job.submission;
   const data = GradeJobSchema.parse({
     v: 1, rubric: job.rubric.sha256, expected: job.expected,
-    submission: { id: sub.id, sha256: sub.sha256, files: Object.fromEntries(sub.files.map((f) => [f.path, f.content])), ignored: [...sub.ignored] },
+    submission: { id: sub.id, ...(sub.name !== undefined && { name: sub.name }), sha256: sub.sha256, files: fileMapOf(sub), ignored: [...sub.ignored] },
   });
   const bytes = Buffer.byteLength(JSON.stringify(data));
   if (bytes > maxBytes) throw new EvigradeError('JOB_INVALID', `submission "${sub.id}": the job is ${Math.ceil(bytes / 1024)} KB, over queue.max_job_kb (${maxBytes / 1024})`);

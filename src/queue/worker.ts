@@ -9,7 +9,7 @@ import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
 import { asEvigradeError, collectExpected, failedDeterministic, gradeDeterministic, type GradePorts } from '../pipeline.js';
-import { submissionFromMap } from '../stages/intake-map.js';
+import { intake, intakeRules, mapEntries } from '../stages/intake.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 import { connect, JOB, reachable, rubricKey, type JobName, type QueueSettings } from './bull.js';
 import { encodeFailure } from './outcome.js';
@@ -46,9 +46,9 @@ function rubricCache(conn: Redis, s: QueueSettings): (sha: string) => Promise<Ru
   };
 }
 
-/** The submission as the submitter took it in: the same intake rules again, and the same content hash. */
+/** The submission as the submitter took it in: the same intake rules again (entry file included), and the same content hash. */
 function submissionOf(d: z.infer<typeof GradeJobSchema>['submission'], rubric: Rubric): Submission {
-  const sub = submissionFromMap(d.files, d.id, rubric.spec.limits);
+  const sub = intake(d.id, mapEntries(d.files), intakeRules(rubric), d.name);
   if (sub.sha256 !== d.sha256) throw new EvigradeError('JOB_INVALID', `submission "${d.id}": its files hash to ${sub.sha256.slice(0, 12)}, the job says ${d.sha256.slice(0, 12)}`);
   return { ...sub, ignored: [...d.ignored, ...sub.ignored] };
 }
@@ -73,7 +73,7 @@ const HANDLERS: Record<JobName, Handler> = {
     } catch (e) {
       const err = asEvigradeError(e);
       if (!isSubmissionError(err.code)) throw err;
-      return failedDeterministic(emptySubmission(d.data.submission.id), rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
+      return failedDeterministic(emptySubmission(d.data.submission.id, d.data.submission.name), rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
     }
     // Progress through the queue: the submitter's bar and SSE say where each submission runs.
     await job.updateProgress({ worker: workerName, backend: ports.sandbox.backend.id }).catch(() => undefined);

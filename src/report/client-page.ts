@@ -69,7 +69,7 @@ function buildSubmission(r, i) {
 
   var back = add(h('p', 'back'), link('#/', '\u2190 Batch overview'));
   var sc = obj(r.scores), det = obj(sc.deterministic), llm = sc.llm ? obj(sc.llm) : null, bl = obj(sc.blend), pc = obj(bl.perCriterion), w = obj(bl.weights);
-  add(s, back, h('h2', 'sub-id', id), kv([
+  add(s, back, h('h2', 'sub-id', sub.name ? str(sub.name) + ' (' + id + ')' : id), kv([
     ['Status', status, 'status'], ['Final score', fmt(sc.final), 'final'],
     ['Rubric', str(obj(r.rubric).title) + ' (' + str(obj(r.rubric).id) + ')', 'rubric'],
     ['Tests passed', arr(r.tests).filter(function (t) { return obj(t).status === 'passed'; }).length + '/' + arr(r.tests).length, 'tests'],

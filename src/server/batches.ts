@@ -3,14 +3,14 @@ import { EventEmitter } from 'node:events';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../adapters/fs/atomic.js';
-import type { BatchRequest, BatchStatus } from '../domain/api.js';
+import type { BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import type { LmsIdentity } from '../domain/lms.js';
 import { ReportSchema, type DeterministicReport, type Report, type Summary } from '../domain/report.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
 import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
-import { submissionFromMap } from '../stages/intake-map.js';
+import { intake, intakeRules, mapEntries } from '../stages/intake.js';
 import { withLms } from '../stages/lms/submissions.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
@@ -37,14 +37,26 @@ interface Manifest {
   readonly requestedBy?: string;
 }
 
-/** A batch as stored: each submission's files, or the intake error that rejects it (from an archive). */
+/** One submission as stored: its files (intake applied again when graded), or the intake error that rejects it. */
+export interface StoredSubmission {
+  readonly id: string;
+  /** The submission's own name when it differs from the id. */
+  readonly name?: string;
+  readonly files: Record<string, string>;
+  /** Entries an archive held that intake kept out (node_modules...), listed in the report. */
+  readonly ignored?: readonly string[];
+  readonly error?: { code: ErrorCode; message: string } | null;
+  readonly lms?: LmsIdentity;
+}
+
+/** A batch as stored: each submission's files, or the intake error that rejects it. */
 export interface BatchInput {
   readonly rubric: string;
-  readonly submissions: readonly { id: string; files: Record<string, string>; error?: { code: ErrorCode; message: string } | null; lms?: LmsIdentity }[];
+  readonly submissions: readonly StoredSubmission[];
 }
 
 export interface BatchService {
-  create(req: BatchRequest | BatchInput, requestedBy: string): Promise<BatchStatus>;
+  create(req: BatchInput, requestedBy: string): Promise<BatchStatus>;
   status(id: string): Promise<BatchStatus>;
   report(id: string, submission: string): Promise<Report>;
   summary(id: string): Promise<Summary>;
@@ -90,18 +102,19 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
   };
 
   async function gradeOne(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
-    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as { files: Record<string, string>; error: { code: ErrorCode; message: string } | null; lms?: LmsIdentity };
+    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as Omit<StoredSubmission, 'id'>;
     return withLms(await gradeInput(m, sub, input, onStart), input.lms);
   }
 
-  async function gradeInput(m: Manifest, sub: string, input: { files: Record<string, string>; error: { code: ErrorCode; message: string } | null }, onStart: (where: string) => void): Promise<Report> {
+  async function gradeInput(m: Manifest, sub: string, input: Omit<StoredSubmission, 'id'>, onStart: (where: string) => void): Promise<Report> {
     const { rubric, expected } = rubrics.get(m.rubric);
     let submission: Submission;
     try {
       if (input.error) throw new EvigradeError(input.error.code, input.error.message);
-      submission = submissionFromMap(input.files, sub, rubric.spec.limits);
+      const checked = intake(sub, mapEntries(input.files), intakeRules(rubric), input.name);
+      submission = { ...checked, ignored: [...(input.ignored ?? []), ...checked.ignored] };
     } catch (e) {
-      return failedReport(emptySubmission(sub), rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
+      return failedReport(emptySubmission(sub, input.name), rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
     }
     let det: DeterministicReport;
     try {
@@ -172,7 +185,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       await mkdir(join(root, id, 'input'), { recursive: true });
       await mkdir(join(root, id, 'reports'), { recursive: true });
       for (const s of req.submissions) {
-        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ files: s.files, error: 'error' in s ? (s.error ?? null) : null, lms: 'lms' in s ? s.lms : undefined }));
+        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ name: s.name, files: s.files, ignored: s.ignored, error: s.error ?? null, lms: s.lms }));
       }
       const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id), requestedBy };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));

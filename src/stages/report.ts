@@ -80,6 +80,7 @@ export function assembleReport(input: ReportInput): DeterministicReport {
     status: input.status,
     submission: {
       id: input.submission.id,
+      ...(input.submission.name !== undefined && input.submission.name !== input.submission.id && { name: input.submission.name }),
       sha256: input.submission.sha256,
       files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
       ignored: [...input.submission.ignored],

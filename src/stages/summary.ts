@@ -8,6 +8,9 @@ function sandboxesOf(reports: readonly Report[], fallback: string): string {
   return ran.length ? ran.join('+') : fallback;
 }
 
+/** Who a report is about, as people read it: the submission's own name, the LMS's, else the id. */
+export const displayName = (r: Report): string => r.submission.name ?? r.submission.lms?.name ?? r.submission.id;
+
 /** "criterion: reason" per criterion without a measured score (none for reports older than the field). */
 export const unmeasuredText = (r: Report): string[] => (r.scores.unmeasured ?? []).map((u) => `${u.criterion}: ${u.reason}`);
 
@@ -26,6 +29,7 @@ export function summarise(reports: readonly Report[], rubric: { id: string; sha2
     flagged: sorted.filter((r) => r.flags.some((f) => f.severity !== 'info')).map((r) => r.submission.id),
     submissions: sorted.map((r) => ({
       id: r.submission.id,
+      ...(r.submission.name !== undefined && { name: r.submission.name }),
       status: r.status,
       final: r.scores.final,
       total: r.scores.deterministic.total,
@@ -64,13 +68,14 @@ export function cell(v: string | number | null): string {
 }
 
 export function gradesCsv(reports: readonly Report[]): string {
-  const header = ['submission', 'status', 'correctness', 'edge_cases', 'style', 'complexity', 'total', 'final', 'passed', 'tests', 'flags', 'unmeasured'];
+  // `name` last: scripts reading the columns by position keep working.
+  const header = ['submission', 'status', 'correctness', 'edge_cases', 'style', 'complexity', 'total', 'final', 'passed', 'tests', 'flags', 'unmeasured', 'name'];
   const rows = [...reports]
     .sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1))
     .map((r) => {
       const d = r.scores.deterministic;
       return [r.submission.id, r.status, d.correctness, d.edge_cases, d.style, d.complexity, d.total, r.scores.final,
-        r.tests.filter((t) => t.status === 'passed').length, r.tests.length, r.flags.map((f) => f.code).join(' '), unmeasuredText(r).join('; ')].map(cell).join(',');
+        r.tests.filter((t) => t.status === 'passed').length, r.tests.length, r.flags.map((f) => f.code).join(' '), unmeasuredText(r).join('; '), displayName(r)].map(cell).join(',');
     });
   return `${[header.map(cell).join(','), ...rows].join('\n')}\n`;
 }

@@ -122,6 +122,8 @@ describe('job data from the queue is validated like HTTP input', () => {
       expect([
         await outcome('grade', { v: 1, rubric: rubric.sha256 }),
         await outcome('grade', { ...good, submission: { ...good.submission, files: { '../../../etc/cron.d/x': 'x' } } }),
+        // The worker re-applies intake whole, the entry check included (issue 16).
+        await outcome('grade', { ...good, submission: { ...good.submission, files: { 'other.js': 'exports.f = () => 1;' } } }),
         await outcome('grade', { ...good, rubric: forgedSha }),
         await outcome('grade', { ...good, submission: { ...good.submission, sha256: '0'.repeat(64) } }),
         await outcome('shell', { cmd: 'rm -rf /' }),
@@ -130,12 +132,16 @@ describe('job data from the queue is validated like HTTP input', () => {
       ]).toEqual([
         ['failed', ['JOB_INVALID', 1]],
         ['completed', ['rejected', ['INTAKE_PATH_INVALID']]],
+        ['completed', ['rejected', ['INTAKE_ENTRY_MISSING']]],
         ['failed', ['JOB_INVALID', 1]],
         ['failed', ['JOB_INVALID', 1]],
         ['failed', ['JOB_INVALID', 1]],
         ['failed', ['JOB_INVALID', 1]],
         ['completed', ['graded', []]],
       ]);
+      // A submission's own name travels beside its id and comes back in the report.
+      const named = await q.add('grade', { ...good, submission: { ...good.submission, name: "o'brien" } });
+      expect(((await named.waitUntilFinished(events, 30_000)) as DeterministicReport).submission.name).toBe("o'brien");
     } finally {
       await events.close();
       await q.close();

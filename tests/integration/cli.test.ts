@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodesText } from '../../src/domain/exit-codes.js';
 import { ReportSchema, SummarySchema, type Report } from '../../src/domain/report.js';
 import { ROOT } from '../helpers.js';
 
@@ -50,7 +51,7 @@ describe('evigrade grade', () => {
     const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
     expect([summary.count, summary.graded, summary.rejected, summary.errored, summary.meanFinal]).toEqual([4, 3, 1, 0, 5.83]);
     const csv = readFileSync(join(out, 'grades.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('"submission","status","correctness","edge_cases","style","complexity","total","final","passed","tests","flags","unmeasured"');
+    expect(csv[0]).toBe('"submission","status","correctness","edge_cases","style","complexity","total","final","passed","tests","flags","unmeasured","name"');
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['"broken","graded"', '"correct","graded"', '"partial","graded"', '"sneaky","rejected"']);
     rmSync(subs, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
@@ -112,6 +113,9 @@ describe('evigrade grade', () => {
     const helps = await Promise.all(cmds.map((c) => cli([c, '--help'])));
     expect(helps.map((h, i) => [h.code, h.stdout.startsWith(`usage:\n  evigrade ${cmds[i]}`)])).toEqual(cmds.map(() => [0, true]));
     expect(helps[0]?.stdout).toContain('--sandbox auto|docker|bwrap|unshare');
+    // The one exit-code table, as README.md and DESIGN.md show it too (contracts.test.ts).
+    const top = await cli(['--help']);
+    expect([top.code, top.stdout.endsWith(`\n${exitCodesText()}`), top.stdout]).toEqual([0, true, expect.stringContaining('\n  130  interrupted (Ctrl-C)')]);
     const empty = mkdtempSync(join(tmpdir(), 'evigrade-empty-'));
     writeFileSync(join(empty, '.DS_Store'), '');
     const none = await cli(['grade', empty, '--rubric', LEAP, '--out', join(empty, 'out')]);

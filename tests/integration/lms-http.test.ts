@@ -1,42 +1,21 @@
 // POST /batches takes the same archives as `grade`: zips of folders, and LMS downloads with ?from=.
-import pino from 'pino';
 import { pack } from 'tar-stream';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BatchPorts } from '../../src/batch.js';
 import { ReportSchema } from '../../src/domain/report.js';
-import { buildApp } from '../../src/http/app.js';
-import { createBatchService, type BatchService } from '../../src/server/batches.js';
-import type { RubricStore } from '../../src/server/rubric-store.js';
-import { createSlots } from '../../src/server/slots.js';
-import { leapService } from '../helpers.js';
+import { batchApp, batchFinished, leapService } from '../helpers.js';
 import { buildZip, renameEntry } from '../zip-builder.js';
 
 const KEY = 'test-key-0123456789abcdef';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/zip' };
 const GOOD = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
 
-let ports: BatchPorts;
-let rubrics: RubricStore;
+let service: Awaited<ReturnType<typeof leapService>>;
 beforeAll(async () => {
-  ({ ports, rubrics } = await leapService());
+  service = await leapService();
 });
 
-async function app() {
-  const slots = createSlots(2, 4);
-  const batches = createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-lms-http-')), rubrics, slots, ports, pino({ level: 'silent' }));
-  return { a: await buildApp({ rubrics, slots, ports, apiKeys: [KEY], ratePerMinute: 1000, logger: false, batches, judgeInfo: () => ({ configured: 0 }) }), batches };
-}
-
-/** Resolves when the batch is done: its "done" event, or its status if it finished before we listened. */
-async function finished(batches: BatchService, id: string): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const off = batches.subscribe(id, (e) => e.type === 'done' && (off(), resolve()));
-    void batches.status(id).then((s) => s.state === 'done' && (off(), resolve()));
-  });
-}
+const app = () => batchApp(service, KEY);
+const finished = batchFinished;
 
 describe('POST /batches with zips', () => {
   it('a Moodle download with ?from=moodle: one submission per student, the LMS identity in each report', async () => {

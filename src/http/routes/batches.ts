@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { entryFileName } from '../../adapters/fs/intake.js';
-import { BatchRequestSchema, type BatchRequest } from '../../domain/api.js';
+import { BatchRequestSchema } from '../../domain/api.js';
+import { nameSubmissions } from '../../stages/intake-names.js';
 import type { BatchInput } from '../../server/batches.js';
 import { ARCHIVE_LIMITS, submissionsFromArchive } from '../../server/archive.js';
 import { EvigradeError } from '../../domain/errors.js';
@@ -10,10 +10,19 @@ import { bodyError } from '../errors.js';
 
 type IdParams = { Params: { id: string } };
 
-function parseJson(body: unknown): BatchRequest {
+/** A JSON batch: each submission's name gets its safe id; a refused name rejects that submission only. */
+function parseJson(body: unknown): BatchInput {
   const parsed = BatchRequestSchema.safeParse(body);
   if (!parsed.success) throw bodyError(parsed.error.issues);
-  return parsed.data;
+  const subs = parsed.data.submissions;
+  const named = nameSubmissions(subs.map((s) => ({ raw: s.id, name: s.id })));
+  return {
+    rubric: parsed.data.rubric,
+    submissions: subs.map((s, i) => {
+      const { id, name, problem } = named[i] as (typeof named)[number];
+      return { id, ...(name !== id && { name }), files: problem ? {} : s.files, error: problem ? { code: 'INTAKE_PATH_INVALID' as const, message: `submission "${id}": ${problem}` } : null };
+    }),
+  };
 }
 
 async function fromArchive(body: Buffer, rubricId: string | undefined, from: string | undefined, deps: AppDeps): Promise<BatchInput> {
@@ -21,7 +30,7 @@ async function fromArchive(body: Buffer, rubricId: string | undefined, from: str
   const { rubric } = deps.rubrics.get(rubricId);
   const choices: readonly string[] = [...LMS_SYSTEMS, 'auto'];
   if (from !== undefined && !choices.includes(from)) throw new EvigradeError('BODY_INVALID', `from: must be one of ${choices.join(', ')}`, { fields: [{ path: 'from', message: `one of ${choices.join(', ')}` }] });
-  const submissions = await submissionsFromArchive(body, entryFileName(rubric.spec.entry, rubric.spec.language), (from as LmsSystem | 'auto' | undefined) ?? null);
+  const submissions = await submissionsFromArchive(body, rubric, (from as LmsSystem | 'auto' | undefined) ?? null);
   if (submissions.length === 0) throw new EvigradeError('BODY_INVALID', 'archive: no submission in it');
   return { rubric: rubricId, submissions };
 }

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { GradeRequestSchema } from '../../domain/api.js';
 import type { Submission } from '../../domain/submission.js';
 import { judgeReport } from '../../pipeline.js';
-import { requireEntry } from '../../stages/entry.js';
-import { submissionFromMap } from '../../stages/intake-map.js';
+import { EvigradeError } from '../../domain/errors.js';
+import { intake, intakeRules, mapEntries } from '../../stages/intake.js';
+import { nameSubmission } from '../../stages/intake-names.js';
 import type { AppDeps } from '../app.js';
 import { bodyError } from '../errors.js';
 
@@ -14,10 +15,10 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     const parsed = GradeRequestSchema.safeParse(req.body);
     if (!parsed.success) throw bodyError(parsed.error.issues);
     const { rubric, expected } = deps.rubrics.get(parsed.data.rubric);
-    const id = parsed.data.id ?? 'submission';
+    const named = nameSubmission(parsed.data.id ?? 'submission');
+    if (named.problem) throw new EvigradeError('INTAKE_PATH_INVALID', `submission "${named.id}": ${named.problem}`, { submission: named.id });
     // Over HTTP a bad file map is a bad request (400/413 with the INTAKE_* code); in a batch it is a rejected report.
-    const sub: Submission = submissionFromMap(parsed.data.files, id, rubric.spec.limits);
-    requireEntry(sub, rubric.spec.entry, rubric.spec.language);
+    const sub: Submission = intake(named.id, mapEntries(parsed.data.files), intakeRules(rubric), named.name);
     // Each request is its own scope: two identical requests are two jobs.
     const job = { scope: randomUUID(), rubric, expected, submission: sub, interactive: true };
     const det = await deps.slots.runNow(() => deps.ports.queue.grade(job));

@@ -43,7 +43,7 @@ export function gradebookRows(reports: readonly Report[], roster: readonly Roste
     const points = r.status === 'error' ? null : Math.round(r.scores.final * maxPoints * 10) / 100;
     const who = known.get(userId);
     byUser.set(userId, {
-      userId, name: who?.name || r.submission.lms?.name || r.submission.id, points, status: r.status,
+      userId, name: who?.name || r.submission.lms?.name || r.submission.name || r.submission.id, points, status: r.status,
       feedback: feedback(r, maxPoints, points), submission: r.submission.id, extra: who?.extra ?? {},
     });
   }

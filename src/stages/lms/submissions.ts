@@ -1,5 +1,4 @@
-import type { RawEntry } from '../../domain/lms.js';
-import type { ErrorCode } from '../../domain/errors.js';
+import { isEvigradeError, type ErrorCode } from '../../domain/errors.js';
 import type { AttemptChoice, LmsIdentity } from '../../domain/lms.js';
 import type { Report } from '../../domain/report.js';
 import type { LmsAttempt } from './types.js';
@@ -12,18 +11,8 @@ export interface LmsSubmission {
   readonly ignored: readonly string[];
   readonly error: { code: ErrorCode; message: string } | null;
 }
-
-
-const KIND_ERRORS: Record<Exclude<RawEntry['kind'], 'file'>, [ErrorCode, string]> = {
-  symlink: ['INTAKE_SYMLINK', 'is a symbolic link'],
-  hardlink: ['INTAKE_HARDLINK', 'has more than one hard link'],
-  special: ['INTAKE_SPECIAL_FILE', 'is a device, FIFO or socket'],
-};
-
-/** ASCII, lower case, "-" between words: safe as a report file name and as a POST /batches id. */
-function slug(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-}
+import { intakeEntries, intakeFail } from '../intake.js';
+import { slug } from '../intake-names.js';
 
 function submissionId(a: LmsIdentity, all: boolean, taken: Set<string>): string {
   const base = slug(`${a.name} ${a.userId}`).slice(0, 56) || 'student';
@@ -45,21 +34,20 @@ export function chooseAttempts(attempts: readonly LmsAttempt[], choice: AttemptC
   return [...latest.values()];
 }
 
-function toText(a: LmsAttempt, id: string): Pick<LmsSubmission, 'files' | 'error'> {
-  const files: Record<string, string> = {};
-  for (const { path, entry } of [...a.files].sort((x, y) => (x.path < y.path ? -1 : 1))) {
-    if (entry.kind !== 'file') {
-      const [code, what] = KIND_ERRORS[entry.kind];
-      return { files: {}, error: { code, message: `submission "${id}": "${path}" ${what} (${entry.path} in the download)` } };
+/** The attempt's files as text under intake's per-file rules (limits and the entry file are checked when graded). */
+function toText(a: LmsAttempt, id: string): Pick<LmsSubmission, 'files' | 'ignored' | 'error'> {
+  try {
+    const seen = new Set<string>();
+    for (const { path } of a.files) {
+      if (seen.has(path)) intakeFail('INTAKE_PATH_INVALID', id, `two files in the download are both named "${path}"`);
+      seen.add(path);
     }
-    if (Object.hasOwn(files, path)) return { files: {}, error: { code: 'INTAKE_PATH_INVALID', message: `submission "${id}": two files in the download are both named "${path}"` } };
-    try {
-      files[path] = new TextDecoder('utf-8', { fatal: true }).decode(entry.data);
-    } catch {
-      return { files: {}, error: { code: 'INTAKE_NOT_UTF8', message: `submission "${id}": "${path}" is not valid UTF-8 text` } };
-    }
+    const { files, ignored } = intakeEntries(id, a.files.map(({ path, entry }) => ({ path, kind: entry.kind, data: entry.data, note: `(${entry.path} in the download)` })));
+    return { files: Object.fromEntries(files.map((f) => [f.path, f.content])), ignored: [...a.ignored, ...ignored], error: null };
+  } catch (e) {
+    if (!isEvigradeError(e)) throw e;
+    return { files: {}, ignored: a.ignored, error: { code: e.code, message: e.message } };
   }
-  return { files, error: null };
 }
 
 /** One submission per chosen attempt, ids stable and sorted: the batch's input. */
@@ -72,7 +60,7 @@ export function lmsSubmissions(attempts: readonly LmsAttempt[], choice: AttemptC
   const taken = new Set<string>();
   return chosen.map((a) => {
     const id = submissionId(a.identity, choice === 'all', taken);
-    return { id, lms: a.identity, ignored: a.ignored, ...toText(a, id) };
+    return { id, lms: a.identity, ...toText(a, id) };
   });
 }
 
