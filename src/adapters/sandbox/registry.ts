@@ -58,7 +58,7 @@ export async function chooseBackend(choice: SandboxChoice): Promise<BackendDef> 
 }
 
 export interface SandboxOptions {
-  /** Docker: containers created ahead of need per limit set (each serves one job only); 0 creates one per job. */
+  /** Docker: containers started ahead of need per limit set (each serves one job only); 0 starts one per job. */
   readonly dockerPool?: number;
   /** Aborted on Ctrl-C or shutdown: the sandbox kills every job it runs (their runs reject). */
   readonly signal?: AbortSignal;
