@@ -36,7 +36,10 @@ async function perJob(sandboxes) {
       if (!r.frames.some((f) => f.type === 'done')) throw new Error(`${sb.backend.id}: job did not finish: ${r.stderr.slice(0, 300)}`);
     }
   }
-  return times.map((xs) => xs.sort((a, b) => a - b)[Math.floor(N / 2)]);
+  // Overheads are paired: each round's job minus the bare job of the same round, so load that drifts between
+  // rounds cancels; the median of those differences.
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { wall: times.map(med), over: times.map((xs) => med(xs.map((x, r) => x - times[0][r]))) };
 }
 
 const TICK_MS = 10;
@@ -128,17 +131,19 @@ await new Promise((res) => setTimeout(res, 1500));
 const cpu = [];
 for (const [, choice, opts] of backends) cpu.push(choice === 'docker' ? await engineCpuPerJob(opts) : await ownCpuPerJob(choice));
 counter.close();
-const over = (xs, i) => (i === 0 ? '—' : `${xs[i] - xs[0] >= 0 ? '+' : ''}${(xs[i] - xs[0]).toFixed(0)} ms`);
-const overBwrap = (xs, i) => {
+const signed = (ms) => `${ms >= 0 ? '+' : ''}${ms.toFixed(0)} ms`;
+const over = (xs, i) => (i === 0 ? '—' : signed(xs[i] - xs[0]));
+const overPaired = (m, i) => (i === 0 ? '—' : signed(m.over[i]));
+const overBwrap = (m, i) => {
   const b = backends.findIndex(([, c]) => c === 'bwrap');
-  return b < 0 || i <= b ? '' : `${xs[i] - xs[b] >= 0 ? '+' : ''}${(xs[i] - xs[b]).toFixed(0)} ms`;
+  return b < 0 || i <= b ? '' : signed(m.over[i] - m.over[b]);
 };
-console.log(`Sandbox overhead per job (N=${N} sequential jobs, median wall, one trivial test; loaded = a busy loop on each of ${cpus().length} cores)\n`);
+console.log(`Sandbox overhead per job (N=${N} rounds of one job per backend, median wall; overheads: median of each round's difference from the bare job, one trivial test; loaded = a busy loop on each of ${cpus().length} cores)\n`);
 console.log(table(['backend', 'idle', 'over bare', 'over bwrap', 'loaded', 'over bare', 'over bwrap', 'CPU / job (docker: the engine\'s)', 'over bare'],
-  backends.map(([name], i) => [name, `${idle[i].toFixed(0)} ms`, over(idle, i), overBwrap(idle, i), `${loaded[i].toFixed(0)} ms`, over(loaded, i), overBwrap(loaded, i), `${cpu[i].toFixed(0)} ms`, backends[i][1] === 'docker' ? `+${cpu[i].toFixed(0)} ms` : over(cpu, i)])));
+  backends.map(([name], i) => [name, `${idle.wall[i].toFixed(0)} ms`, overPaired(idle, i), overBwrap(idle, i), `${loaded.wall[i].toFixed(0)} ms`, overPaired(loaded, i), overBwrap(loaded, i), `${cpu[i].toFixed(0)} ms`, backends[i][1] === 'docker' ? `+${cpu[i].toFixed(0)} ms` : over(cpu, i)])));
 for (const [i, [name]] of backends.entries()) {
   if (i === 0) continue;
   const aim = name.includes('started ahead') ? '; aim ≤ 150 ms' : '';
   const cpuOver = backends[i][1] === 'docker' ? `+${cpu[i].toFixed(0)} ms (the engine)` : over(cpu, i);
-  summary(`sandbox per job over bare: ${name}`, `wall idle ${over(idle, i)}, loaded ${over(loaded, i)}; CPU ${cpuOver}`, `bare ${idle[0].toFixed(0)} / ${loaded[0].toFixed(0)} ms wall, ${cpu[0].toFixed(0)} ms CPU${aim}`);
+  summary(`sandbox per job over bare: ${name}`, `wall idle ${overPaired(idle, i)}, loaded ${overPaired(loaded, i)}; CPU ${cpuOver}`, `bare ${idle.wall[0].toFixed(0)} / ${loaded.wall[0].toFixed(0)} ms wall, ${cpu[0].toFixed(0)} ms CPU${aim}`);
 }

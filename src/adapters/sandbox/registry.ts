@@ -20,9 +20,10 @@ export type ProcessBackendId = keyof typeof BACKENDS;
 export const SANDBOX_CHOICES = ['auto', 'docker', 'bwrap', 'unshare'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
 /**
- * The strongest backend that meets the per-job cost target (DESIGN.md "Sandboxes"): bubblewrap (≈ +10 ms a
- * job); Docker (its seccomp filter on top of the same namespaces, but +0.15–0.25 s a job through the engine)
- * only without bubblewrap; unshare (shares the host user namespace) last.
+ * `auto` (DESIGN.md "Sandboxes"): the strongest isolation tier available, and within it the backend that meets the
+ * per-job cost target (≤ 150 ms wall and a few ms of CPU over a bare run). bubblewrap and Docker share the top tier;
+ * Docker, even with containers started ahead (≈ +0.1 s wall), spends ≈ 0.25 s of CPU a job in its engine, so it is
+ * chosen only without bubblewrap; unshare (the host user namespace) comes last.
  */
 const AUTO_ORDER: ProcessBackendId[] = ['bwrap', 'docker', 'unshare'];
 
@@ -86,7 +87,7 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   };
 }
 
-/** Docker: the same root file system as an image; a warm pool of fresh containers. */
+/** Docker: the same root file system as an image; containers started ahead, each used once (docker-pool.ts). */
 async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harnessDir: string, cleanup: () => void, pool: number, signal?: AbortSignal): Promise<Sandbox> {
   await sweepDocker().catch(() => 0);
   const images = new Map<Runtime, Promise<string>>();
