@@ -55,7 +55,7 @@ function hasTopLevelAwait(node) {
   return false;
 }
 
-/** Returns { code, async }: `async` when the module uses top-level await. */
+/** Returns { code, async, imports }: `async` when the module uses top-level await; `imports` its module specifiers in order. */
 function esmToCjs(source) {
   let ast;
   try {
@@ -69,7 +69,9 @@ function esmToCjs(source) {
   const top = []; // statements that run before the body (hoisted imports, function exports)
   const live = []; // [exportedName, getter expression]
   let n = 0;
+  const imports = [];
   const req = (spec) => {
+    imports.push(spec);
     const id = '__evigrade_m' + n++;
     top.push('const ' + id + ' = require(' + JSON.stringify(spec) + ');');
     return id;
@@ -140,7 +142,7 @@ function esmToCjs(source) {
     head += 'Object.defineProperty(exports, ' + JSON.stringify(name) + ', { enumerable: true, get: () => ' + expr + ' });';
   }
   // Everything added goes on the first line: the student's line numbers stay.
-  return { code: head + top.join('') + body, async: hasTopLevelAwait(ast) };
+  return { code: head + top.join('') + body, async: hasTopLevelAwait(ast), imports };
 }
 
 /** A CommonJS file's `import(...)` and `import.meta` (left alone if it does not parse: evaluation reports V8's own error). */

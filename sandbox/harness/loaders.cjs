@@ -1,7 +1,9 @@
 'use strict';
-// Loading test files and the submission's entry. ESM tests are served from
-// memory by hooks.mjs; CommonJS tests are compiled here from memory; both are
-// trusted and run in the start realm. Every file of the submission is
+// Loading test files and the submission's entry. Test files are compiled here
+// from memory, trusted, in the start realm: CommonJS as they are, ES modules
+// rewritten to CommonJS first, as Babel does for Jest (esm-to-cjs.cjs), which
+// spares Node's ESM loader and its hooks thread (≈ 60 ms a job). An ES-module
+// test with top-level await is served from memory by hooks.mjs instead. Every file of the submission is
 // evaluated in the student Compartment (realm.cjs), whether a CommonJS test
 // requires it or an ESM test imports it (hooks.mjs then serves a shim that asks
 // the realm). The entry is loaded first, while test registration is closed, so
@@ -9,6 +11,8 @@
 const P = require('./primordials.cjs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { esmToCjs } = require('./esm-to-cjs.cjs');
+const { interopDefault, namespace, star } = require('./realm.cjs');
 
 const importer = globalThis[Symbol.for('evigrade.import')] || ((url) => import(url));
 
@@ -31,7 +35,9 @@ function stubProxy() {
 function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm }) {
   const root = payload.root;
   const rootUrl = pathToFileURL(root + '/').href;
-  const files = payload.tests.map((t) => ({ ...t, abs: path.join(root, t.name), format: formatOf(t.name, t.source) }));
+  // Start-realm globals the rewritten ES-module tests read (the submission's realm has a global object of its own).
+  P.ObjectDefineProperty(globalThis, ESM_HELPERS, { value: esmHelpers(nodeTestApi) });
+  const files = payload.tests.map((t) => asCommonJs({ ...t, abs: path.join(root, t.name), format: formatOf(t.name, t.source) }));
   const virtual = {};
   for (const f of files) if (f.format === 'module') virtual[pathToFileURL(f.abs).href] = { source: f.source, format: 'module' };
   const byAbs = new Map(files.map((f) => [f.abs, f]));
@@ -88,7 +94,19 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
     const f = byAbs.get(path.join(root, t.name));
     try {
       if (f.format === 'module') await importer(pathToFileURL(f.abs).href);
-      else compileCjs(f);
+      else {
+        // As an ES module's imports would: the submission's modules it imports have finished (top-level await) first.
+        if (payload.mode === 'run') {
+          for (const spec of f.imports || []) {
+            if (!spec.startsWith('./') && !spec.startsWith('../')) continue;
+            const abs = path.resolve(path.dirname(f.abs), spec);
+            if (virtualCjs(abs)) continue;
+            const student = realm.resolveFile(abs);
+            if (student && student.startsWith(root + '/')) await realm.loadAsync(student);
+          }
+        }
+        compileCjs(f);
+      }
       return null;
     } catch (e) {
       return e instanceof Error ? e : new P.Error(P.String(e));
@@ -109,6 +127,36 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
   }
 
   return { loadTestFile, preloadEntry };
+}
+
+/**
+ * An ES-module test file as CommonJS (Babel's interop: `default` is `module.exports` unless `__esModule`), strict,
+ * every line where it was. A syntax error or top-level await leaves it an ES module for Node's loader to report/run.
+ */
+function asCommonJs(f) {
+  if (f.format !== 'module' || f.name.endsWith('.mjs')) return f;
+  let esm;
+  try {
+    esm = esmToCjs(f.source);
+  } catch {
+    return f;
+  }
+  if (esm.async) return f;
+  const head = '"use strict";const { d: __evigrade_default, n: __evigrade_namespace, s: __evigrade_star, i: __evigrade_importer, m: __evigrade_metaOf } = globalThis[Symbol.for("evigrade.esm-helpers")];' +
+    'const __evigrade_import = __evigrade_importer(require), __evigrade_meta = __evigrade_metaOf(__filename);';
+  return { ...f, source: head + esm.code, format: 'commonjs', imports: esm.imports };
+}
+
+const ESM_HELPERS = Symbol.for('evigrade.esm-helpers');
+function esmHelpers(nodeTestApi) {
+  return P.ObjectFreeze({
+    // `import test from 'node:test'` is the test function, as Node's own module.exports is.
+    d: (m) => (m === nodeTestApi ? m.default : interopDefault(m)),
+    n: namespace,
+    s: star,
+    i: (req) => (spec) => new Promise((resolve) => resolve(namespace(req(spec)))),
+    m: (file) => P.ObjectFreeze({ url: pathToFileURL(file).href, filename: file, dirname: path.dirname(file) }),
+  });
 }
 
 /** The entry's load error, described without writing to (or trusting) the thrown value. */

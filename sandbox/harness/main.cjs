@@ -7,6 +7,7 @@ const P = require('./primordials.cjs');
 const realmLib = require('./realm.cjs');
 const { createGuard } = require('./guard.cjs');
 const { createChannel, hello } = require('./channel.cjs');
+const { deliver } = require('./deliver.cjs');
 const { createIntegrity } = require('./integrity.cjs');
 const runner = require('./runner.cjs');
 const { createExecutor, errorText } = require('./executor.cjs');
@@ -21,6 +22,12 @@ hello();
 const payload = P.JSONParse(P.readFileSync(0, 'utf8'));
 const send = createChannel(payload.key);
 payload.key = null;
+try {
+  deliver(payload); // Docker's pre-started containers only: the files, then root is dropped for good
+} catch (e) {
+  send('fatal', { message: 'file delivery: ' + (e && e.message) });
+  process.exit(70);
+}
 // Every intrinsic is frozen before Jest's packages or any student code load.
 realmLib.lockdownNow(payload.tests.map((t) => t.source));
 

@@ -339,4 +339,4 @@ function star(exports, m) {
   }
 }
 
-module.exports = { lockdownNow, createStudentRealm, formatOf, PURE, HOST };
+module.exports = { lockdownNow, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };

@@ -45,7 +45,7 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** Sandbox tuning. `docker_pool`: containers created ahead per limit set (EVIGRADE_DOCKER_POOL); 0 creates one per job. */
+    /** Sandbox tuning. `docker_pool`: Docker containers started ahead per limit set, each waiting for its one job (EVIGRADE_DOCKER_POOL); 0 starts one per job. */
     sandbox: z
       .object({ docker_pool: z.number().int().min(0).max(32).default(2) })
       .strict()

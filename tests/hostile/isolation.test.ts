@@ -92,12 +92,15 @@ for (const b of backends) {
       const body = `const fs = require('fs'); const st = fs.readFileSync('/proc/self/status', 'utf8');
         const cap = /CapEff:\\s*(\\w+)/.exec(st)[1]; let write; try { fs.writeFileSync('./solution.js', 'x'); write = 'WROTE'; } catch (e) { write = e.code; }
         let chmod; try { fs.chmodSync('./solution.js', 0o777); chmod = 'CHMOD'; } catch (e) { chmod = e.code; }
-        return { uid: process.getuid(), capEff: cap, write, chmod };`;
+        const ids = /Uid:\\s*(.*)/.exec(st)[1].trim().split(/\\s+/).concat(/Gid:\\s*(.*)/.exec(st)[1].trim().split(/\\s+/));
+        return { uid: process.getuid(), capEff: cap, capPrm: /CapPrm:\\s*(\\w+)/.exec(st)[1], ids: [...new Set(ids)].length, write, chmod };`;
       const obs = observation(await grade(probe(body))) as Record<string, unknown>;
       expect(obs.uid).not.toBe(0);
+      // Docker's harness starts as root to write the files, then drops: real, effective, saved and fs ids alike, no capability kept.
+      expect([obs.capPrm, obs.ids]).toEqual(['0000000000000000', 1]);
       // bwrap mounts the submission read-only; under unshare it is root-owned and the job is not root.
       const denied = b.id === 'bwrap' ? { write: 'EROFS', chmod: 'EROFS' } : { write: 'EACCES', chmod: 'EPERM' };
-      expect(obs).toEqual({ uid: obs.uid, capEff: '0000000000000000', ...denied });
+      expect(obs).toEqual({ uid: obs.uid, capEff: '0000000000000000', capPrm: '0000000000000000', ids: 1, ...denied });
     });
 
     it('kills the whole process tree on timeout, daemons included', async () => {

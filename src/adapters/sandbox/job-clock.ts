@@ -9,9 +9,17 @@
 // sees a job with no waits at all. The clock therefore remembers every thread it has seen, and for a
 // thread that vanished it assumes the worst for the verdict's sake: it may have waited all the time since
 // it was last seen. Only what is proven by the samples can reach the limit.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { EvigradeError } from '../../domain/errors.js';
-import { processTree } from './proc-tree.js';
+import { processTree, readOr } from './proc-tree.js';
+
+const tasksOf = (pid: number): string[] => {
+  try {
+    return readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+};
 
 /**
  * Beyond this many times its limit in wall time the grader gives up on the job: a grader failure, not a verdict.
@@ -111,12 +119,12 @@ async function sampleTree(pid: number | null, wallMs: number): Promise<Sample> {
   const threads = new Map<string, ThreadUsage>();
   const pids = pid === null ? [] : await processTree(pid).catch(() => [pid]);
   for (const p of pids) {
-    for (const tid of await readdir(`/proc/${p}/task`).catch(() => [] as string[])) {
+    for (const tid of tasksOf(p)) {
       const task = `/proc/${p}/task/${tid}`;
-      const stat = await readFile(`${task}/schedstat`, 'utf8').catch(() => null);
-      if (stat === null) continue;
+      const stat = readOr(`${task}/schedstat`, '');
+      if (stat === '') continue;
       const [run, wait, slices] = stat.split(' ').map(Number);
-      const state = (await readFile(`${task}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.[0];
+      const state = readOr(`${task}/stat`, '').split(') ')[1]?.[0];
       threads.set(`${p}/${tid}`, { runMs: (run ?? 0) / 1e6 || 0, waitMs: (wait ?? 0) / 1e6 || 0, slices: slices ?? 0, runnable: state === 'R' });
     }
   }

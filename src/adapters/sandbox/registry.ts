@@ -6,7 +6,8 @@ import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { nodeArgs, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
-import { createDockerRunner, dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
+import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
+import { createDockerRunner } from './docker-pool.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_NODE } from './rootfs.js';
 import type { Availability, BackendDef, BackendId, RawRun, Runtime, SandboxJob } from './types.js';
@@ -19,9 +20,10 @@ export type ProcessBackendId = keyof typeof BACKENDS;
 export const SANDBOX_CHOICES = ['auto', 'docker', 'bwrap', 'unshare'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
 /**
- * The strongest backend that meets the per-job cost target (DESIGN.md "Sandboxes"): bubblewrap (≈ +10 ms a
- * job); Docker (its seccomp filter on top of the same namespaces, but +0.15–0.25 s a job through the engine)
- * only without bubblewrap; unshare (shares the host user namespace) last.
+ * `auto` (DESIGN.md "Sandboxes"): the strongest isolation tier available, and within it the backend that meets the
+ * per-job cost target (≤ 150 ms wall and a few ms of CPU over a bare run). bubblewrap and Docker share the top tier;
+ * Docker, even with containers started ahead (≈ +0.1 s wall), spends ≈ 0.25 s of CPU a job in its engine, so it is
+ * chosen only without bubblewrap; unshare (the host user namespace) comes last.
  */
 const AUTO_ORDER: ProcessBackendId[] = ['bwrap', 'docker', 'unshare'];
 
@@ -57,7 +59,7 @@ export async function chooseBackend(choice: SandboxChoice): Promise<BackendDef> 
 }
 
 export interface SandboxOptions {
-  /** Docker: containers created ahead of need per limit set (each serves one job only); 0 creates one per job. */
+  /** Docker: containers started ahead of need per limit set (each serves one job only); 0 starts one per job. */
   readonly dockerPool?: number;
   /** Aborted on Ctrl-C or shutdown: the sandbox kills every job it runs (their runs reject). */
   readonly signal?: AbortSignal;
@@ -85,7 +87,7 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   };
 }
 
-/** Docker: the same root file system as an image; a warm pool of fresh containers. */
+/** Docker: the same root file system as an image; containers started ahead, each used once (docker-pool.ts). */
 async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harnessDir: string, cleanup: () => void, pool: number, signal?: AbortSignal): Promise<Sandbox> {
   await sweepDocker().catch(() => 0);
   const images = new Map<Runtime, Promise<string>>();
