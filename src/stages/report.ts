@@ -81,7 +81,7 @@ export function assembleReport(input: ReportInput): DeterministicReport {
     submission: {
       id: input.submission.id,
       sha256: input.submission.sha256,
-      files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
+      files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, text: f.content })),
       ignored: [...input.submission.ignored],
     },
     rubric: {
