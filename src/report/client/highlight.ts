@@ -23,10 +23,11 @@ const JS_RE = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|('(?:\\[\s\S]|[^'\\\n])*'?|"(
 const PY_RE = /(#[^\n]*)|([rRbBuUfF]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|'(?:\\[\s\S]|[^'\\\n])*'?|"(?:\\[\s\S]|[^"\\\n])*"?))|(\b(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?j?)\b)|([A-Za-z_][\w]*)|([\s\S])/y;
 
 /** The text as tokens, one list per line ('\n', '\r\n' and '\r' end lines); a token spanning lines is split at them. */
-export function highlight(text: string, lang: Lang): Token[][] {
+export function highlight(source: string, lang: Lang): Token[][] {
+  const text = source.replace(/\r\n?/g, '\n');
   const lines: Token[][] = [[]];
   const push = (cls: TokenClass, t: string): void => {
-    const parts = t.split(/\r\n|\r|\n/);
+    const parts = t.split('\n');
     parts.forEach((p, k) => {
       if (k) lines.push([]);
       if (!p) return;
