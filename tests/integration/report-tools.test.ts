@@ -41,7 +41,7 @@ describe('verify', () => {
     ['a changed file hash', (r: Report) => { (r.submission.files[0] as { sha256: string }).sha256 = '0'.repeat(64); }, ['submission.sha256', 'submission.files.solution.js.text']],
     ['an edited source text', (r: Report) => { (r.submission.files[0] as { text: string }).text += '// added later\n'; }, ['submission.files.solution.js.text']],
     ['a source text with its byte-order mark dropped by intake', (r: Report) => {
-      const f = r.submission.files[0] as { text: string; sha256: string };
+      const f = r.submission.files[0] as { path: string; text: string; sha256: string };
       f.sha256 = sha256(`\uFEFF${f.text}`);
       r.submission.sha256 = sha256(canonicalJson([[f.path, f.sha256]]));
     }, []],
