@@ -20,7 +20,11 @@ table { border-collapse: collapse; width: 100%; margin: 4px 0 8px; }
 th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: var(--alt); font-weight: 600; }
 td, dd, li, pre, h2, q, code { unicode-bidi: isolate; overflow-wrap: break-word; }
-code, a.ev, a.loc, .flag-code, .rule, .evidence a { white-space: nowrap; }
+code, a.ev, a.loc, a.sub-link, .flag-code, .rule, .evidence a { white-space: nowrap; }
+.test-name .seg { display: inline-block; }
+table.submissions { font-size: 13px; }
+table.submissions th, table.submissions td { padding: 3px 4px; }
+table.submissions th { font-size: 12px; }
 pre.msg, code.hash, .source-path { overflow-wrap: anywhere; }
 .part { overflow-x: auto; }
 tbody tr:nth-child(even) { background: #fafbfc; }

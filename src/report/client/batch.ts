@@ -42,7 +42,8 @@ export function buildOverview(): HTMLElement {
     if (i === null) continue;
     const li = add(h('li', `sev-${known(f.severity, ['warning', 'critical'])}`), link(subHref(i), f.id), h('span', 'sev', ` ${str(f.severity)}: `));
     li.setAttribute('data-id', str(f.id));
-    add(ul, add(li, h('code', null, arr(f.codes).map(str).join(' '))));
+    arr(f.codes).forEach((c, k) => add(li, k ? D.createTextNode(' ') : null, h('code', 'flag-code', str(c))));
+    add(ul, li);
   }
   add(s, add(fl, arr(ov.flagged).length ? ul : h('p', 'none', 'No submission has a warning or critical flag.')));
 
@@ -103,8 +104,9 @@ function buildRow(r: Rec, i: number): Row {
   tr.setAttribute('data-id', it.id);
   tr.setAttribute('data-status', known(it.status, STATUSES));
   tr.setAttribute('data-flagged', it.flagged ? 'true' : 'false');
-  const cells: Cell[] = [link(subHref(i), it.id), it.status, fmt(it.v.final), ...CRIT.map((c) => fmt(it.v[c])), `${passed}/${tests.length}`,
-    flags.map((f) => str(obj(f).code)).join(' ')];
+  const codes = h('span', 'flag-codes');
+  flags.forEach((f, k) => add(codes, k ? D.createTextNode(' ') : null, h('code', 'flag-code', str(obj(f).code))));
+  const cells: Cell[] = [link(subHref(i), it.id, 'sub-link'), it.status, fmt(it.v.final), ...CRIT.map((c) => fmt(it.v[c])), `${passed}/${tests.length}`, codes];
   cells.forEach((c, k) => {
     const td = typeof c === 'string' ? h('td', null, c) : add(h('td'), c);
     td.setAttribute('data-col', COLS[k]?.[0] ?? '');

@@ -84,6 +84,15 @@ function notMeasured(r: Rec, items: Rec[], what: 'measured' | 'metrics'): string
   return files.length ? `every file was skipped${blocked.length ? ` (${blocked.join(', ')})` : ''}` : 'this report has no analysis evidence';
 }
 
+/** A test's name; a pytest node id (`file.py::Class::test`) may break after each `::` (segments are inline blocks), never inside a part. */
+function testName(name: string): HTMLElement {
+  const span = h('span', 'test-name');
+  const parts = name.split(/(?<=::)/);
+  if (parts.length === 1) return put(span, name);
+  for (const p of parts) add(span, h('span', 'seg', p));
+  return span;
+}
+
 function messageCell(an: Anchors, t: Rec): Cell {
   if (!t.message) return '';
   const pre = h('pre', 'msg');
@@ -128,7 +137,7 @@ export function buildSubmission(raw: unknown, i: number): HTMLElement {
   const items = arr(obj(r.evidence).items).map(obj);
   const sb = obj(r.sandbox);
   const tests = evTable(an, 'tests', 'Tests', ['ID', 'Test', 'Status', 'Duration (ms)', 'Weight', 'Message'], arr(r.tests),
-    (t) => [str(t.id), h('span', 'test-name', str(t.name) + (t.edgeCase === true ? ' [edge case]' : '')), str(t.status), fmt(t.durationMs), fmt(t.weight), messageCell(an, t)],
+    (t) => [str(t.id), testName(str(t.name) + (t.edgeCase === true ? ' [edge case]' : '')), str(t.status), fmt(t.durationMs), fmt(t.weight), messageCell(an, t)],
     (t) => `st-${known(t.status, TEST_ST)}`);
   const sand = evTable(an, 'sandbox', 'Sandbox violations', ['ID', 'Event', 'Detail'], arr(sb.violations), (v) => [str(v.id), str(v.event), h('pre', 'msg', v.detail)]);
   const lintList = bySeverity(items.filter((x) => x.kind === 'lint'), (x) => (x.severity === 'error' ? 'critical' : x.severity));
