@@ -145,6 +145,28 @@ describe.skipIf(!have && !mustRun)(`report.html layout in Chromium${have ? '' : 
   });
   afterAll(async () => { await browser?.close(); });
 
+  it("prints the shown student's page alone: no navigation or overview, code wrapped instead of cut, nothing past the page", async () => {
+    const page = await browser.newPage({ viewport: { width: 800, height: 900 }, deviceScaleFactor: 1 });
+    try {
+      await page.goto(`${pathToFileURL(join(dir, 'leap', 'report.html')).href}#/s/fake-pass-erin`);
+      await page.waitForSelector('section.submission[data-id="fake-pass-erin"]:not([hidden])');
+      await page.emulateMedia({ media: 'print' });
+      const printed = await page.evaluate(() => {
+        const shown = (sel: string) => Array.from(document.querySelectorAll(sel)).filter((e) => (e as HTMLElement).offsetParent !== null).length;
+        const src = document.querySelector('section.submission:not([hidden]) .src') as HTMLElement;
+        return {
+          sections: shown('section'), overview: shown('#overview'), buttons: shown('.no-print'), meta: shown('header .meta'),
+          codeBoxScrolls: src.scrollWidth > src.clientWidth + 1, pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      expect(printed).toEqual({ sections: 1, overview: 0, buttons: 0, meta: 0, codeBoxScrolls: false, pageOverflow: 0 });
+      const pdf = await page.pdf({ format: 'A4' });
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const width of WIDTHS) {
     it(`at ${width} px: nothing wider than the window, no word broken, evidence linked both ways, flags by severity, no hidden test path`, async () => {
       const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
