@@ -343,7 +343,7 @@ describe('renderHtml: the source with its evidence inline (issue 16)', () => {
     evidence: { hash: HASH, items: [{ id: 'C1', kind: 'complexity', rule: 'file', file: 'leap.js', loc: 0, measured: false, metrics: false, maxLoopNesting: 0, maxCyclomatic: 1, blocked: 'too_large' }] },
     scores: { ...base.scores, unmeasured: [{ criterion: 'style', reason: 'leap.js is over the analysis size limit' }, { criterion: 'complexity', reason: 'leap.js is over the analysis size limit' }] },
   });
-  const dom = new FakeDom(renderHtml([withSource, rejected, unanalysed], null, OPTS));
+  const dom = new FakeDom(renderHtml([withSource, rejected, unanalysed], null, OPTS), '#/s/alice');
   const sec = dom.sections()[0]!;
   const source = sec.attr('data-part', 'source')[0]!;
   const line = (n: number) => dom.byId(`s0-f0n${n}`);
@@ -395,8 +395,17 @@ describe('renderHtml: the source with its evidence inline (issue 16)', () => {
     ]);
     expect(texts(0).map((t) => t.split('(')[0])).toEqual(['Lint findings ', 'Complexity per function ', 'Policy findings ']);
   });
+  it('builds a source view the first time its submission is shown, once', () => {
+    const source2 = () => dom.sections()[2]!.attr('data-part', 'source')[0]!;
+    expect(source2().children.map((c) => c.tag)).toEqual(['h3']);
+    dom.navigate('#/s/blocked');
+    expect(source2().children.map((c) => c.tag)).toEqual(['h3', 'h4', 'p']);
+    dom.navigate('#/');
+    dom.navigate('#/s/blocked');
+    expect(source2().children.map((c) => c.tag)).toEqual(['h3', 'h4', 'p']);
+  });
   it('says when a report predates the source field', () => {
-    const old = new FakeDom(renderHtml([report('old')], null, OPTS));
+    const old = new FakeDom(renderHtml([report('old')], null, OPTS), '#/s/old');
     expect(old.sections()[0]!.attr('data-part', 'source')[0]!.textContent).toBe('Sourceleap.jsNot in this report (reports written before the source field carry only the file hashes).');
   });
 });

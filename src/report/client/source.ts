@@ -3,7 +3,7 @@
  * function metrics, policy findings and the student frames of failing tests. Each note links to its
  * evidence row; each evidence row links back to the line (`#/s/<key>/f<file>n<line>`).
  */
-import { add, h, link, part, put } from './dom.js';
+import { add, h, link, put } from './dom.js';
 import { highlight, langOf } from './highlight.js';
 import { arr, obj, str, type Rec } from './util.js';
 
@@ -18,8 +18,8 @@ export const sourceFiles = (sub: Rec): SourceFile[] =>
 /** `f<k>n<line>`: the anchor suffix of a line (alphanumeric, so the router accepts it). */
 export const lineAnchor = (k: number, line: number): string => `f${k}n${line}`;
 
-export function buildSource(files: readonly SourceFile[], notes: readonly Note[], idPrefix: string, evHref: (eid: string) => string | null): HTMLElement {
-  const p = part('source', 'Source');
+/** Fills the (empty) source part `p`: one box per file, each line with its id, tokens and notes. */
+export function fillSource(p: HTMLElement, files: readonly SourceFile[], notes: readonly Note[], idPrefix: string, evHref: (eid: string) => string | null): HTMLElement {
   if (!files.length) return add(p, h('p', 'none', 'No files: the submission never reached grading.'));
   for (const f of files) {
     add(p, h('h4', 'source-path', f.path));

@@ -10,6 +10,8 @@ export const page = {
   sections: [] as HTMLElement[],
   overview: null as HTMLElement | null,
   highlighted: null as Element | null,
+  /** Parts built the first time their submission is shown (the source view: a batch of 2,000 must open fast). */
+  deferred: new Map<number, () => void>(),
 };
 
 export const subHref = (i: number): string => `#/s/${page.keys[i] ?? ''}`;
@@ -44,6 +46,11 @@ export function route(): void {
   const idx = m ? lookup(m[1] ?? '') : -1;
   if (page.overview) page.overview.hidden = idx >= 0;
   page.sections.forEach((s, j) => { s.hidden = j !== idx; });
+  const build = page.deferred.get(idx);
+  if (build) {
+    page.deferred.delete(idx);
+    build();
+  }
   if (page.highlighted) {
     page.highlighted.classList.remove('hl');
     page.highlighted = null;

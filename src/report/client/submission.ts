@@ -1,8 +1,8 @@
 /** One section per submission: summary, flags, scores, source with inline evidence, judge, evidence tables, hashes. */
 import { add, D, h, kv, link, part, put, row, table, type Cell } from './dom.js';
 import { splitMessage, studentLines } from './frames.js';
-import { lineAnchor, sourceFiles, buildSource, type Note, type SourceFile } from './source.js';
-import { route, subHref } from './state.js';
+import { fillSource, lineAnchor, sourceFiles, type Note, type SourceFile } from './source.js';
+import { page, route, subHref } from './state.js';
 import { arr, bySeverity, CRIT, eidOk, fmt, known, obj, STATUSES, str, TEST_ST, yes, type Rec } from './util.js';
 
 /** Links between evidence rows, source lines and citations, for one submission (index i). */
@@ -165,7 +165,9 @@ export function buildSubmission(raw: unknown, i: number): HTMLElement {
   const errs = arr(r.errors).map(obj);
   if (errs.length) add(s, add(part('errors', 'Errors'), table('errors', ['Code', 'Message'], errs.map((e) => [h('code', null, e.code), h('pre', 'msg', e.message)])).t));
   add(s, flagsPart(r, an), scoresPart(r));
-  add(s, buildSource(files, notesOf(r, items, an), `s${i}-`, (eid) => (an.ids.has(eid) ? an.href(eid) : null)));
+  const source = part('source', 'Source');
+  add(s, source);
+  page.deferred.set(i, () => fillSource(source, files, notesOf(r, items, an), `s${i}-`, (eid) => (an.ids.has(eid) ? an.href(eid) : null)));
   add(s, judgePart(obj(r.judge), an), tests);
   add(s, add(part('sandbox-run', 'Sandbox'), kv([['Backend', str(sb.backend)], ['Runs', fmt(sb.runs)],
     ['Limits', Object.keys(obj(sb.limits)).map((k) => `${k}=${str(obj(sb.limits)[k])}`).join(', ')]])), sand, lint, fns, pol);
