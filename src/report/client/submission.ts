@@ -151,17 +151,7 @@ export function buildSubmission(raw: unknown, i: number): HTMLElement {
   const pol = evTable(an, 'policy', 'Policy findings', ['ID', 'Rule', 'Location', 'Message'], items.filter((x) => x.kind === 'complexity' && str(x.rule).startsWith('policy.')),
     (x) => [str(x.id), h('code', 'rule', x.rule), an.loc(x), str(x.message)], undefined, notMeasured(r, items, 'metrics'));
 
-  const print = h('button', 'print no-print', 'Print this page');
-  print.setAttribute('type', 'button');
-  print.addEventListener('click', () => { if (typeof window.print === 'function') window.print(); });
-  const sc = obj(r.scores);
-  add(s, add(h('p', 'back no-print'), link('#/', '\u2190 Batch overview'), D.createTextNode(' '), print), h('h2', 'sub-id', id), kv([
-    ['Status', str(r.status), 'status'], ['Final score', fmt(sc.final), 'final'],
-    ['Rubric', `${str(obj(r.rubric).title)} (${str(obj(r.rubric).id)})`, 'rubric'],
-    ['Tests passed', `${arr(r.tests).filter((t) => obj(t).status === 'passed').length}/${arr(r.tests).length}`, 'tests'],
-    ['Graded at', str(r.generatedAt), 'generated-at'],
-  ], 'data-field'));
-
+  add(s, ...headParts(r, id));
   const errs = arr(r.errors).map(obj);
   if (errs.length) add(s, add(part('errors', 'Errors'), table('errors', ['Code', 'Message'], errs.map((e) => [h('code', null, e.code), h('pre', 'msg', e.message)])).t));
   add(s, flagsPart(r, an), scoresPart(r));
@@ -173,6 +163,20 @@ export function buildSubmission(raw: unknown, i: number): HTMLElement {
     ['Limits', Object.keys(obj(sb.limits)).map((k) => `${k}=${str(obj(sb.limits)[k])}`).join(', ')]])), sand, lint, fns, pol);
   add(s, hashesPart(r, sub));
   return s;
+}
+
+/** The way back, the print button (neither is printed), the id and the summary fields. */
+function headParts(r: Rec, id: string): HTMLElement[] {
+  const print = h('button', 'print no-print', 'Print this page');
+  print.setAttribute('type', 'button');
+  print.addEventListener('click', () => { if (typeof window.print === 'function') window.print(); });
+  const tests = arr(r.tests);
+  return [add(h('p', 'back no-print'), link('#/', '\u2190 Batch overview'), D.createTextNode(' '), print), h('h2', 'sub-id', id), kv([
+    ['Status', str(r.status), 'status'], ['Final score', fmt(obj(r.scores).final), 'final'],
+    ['Rubric', `${str(obj(r.rubric).title)} (${str(obj(r.rubric).id)})`, 'rubric'],
+    ['Tests passed', `${tests.filter((t) => obj(t).status === 'passed').length}/${tests.length}`, 'tests'],
+    ['Graded at', str(r.generatedAt), 'generated-at'],
+  ], 'data-field')];
 }
 
 function flagsPart(r: Rec, an: Anchors): HTMLElement {
