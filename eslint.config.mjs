@@ -18,6 +18,11 @@ export default tseslint.config(
     },
   },
   {
+    // The report page's browser code (typed against the DOM by tsconfig.client.json, bundled by scripts/build-client.mjs).
+    files: ['src/report/client/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // The Jest agreement set: exercises as students and instructors write them, Jest's globals included.
     files: ['tests/agreement/**/*.js'],
     languageOptions: { globals: { ...globals.node, ...globals.jest } },

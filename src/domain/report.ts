@@ -123,7 +123,15 @@ export const ReportSchema = z
         /** The submission's own name when it differs from the id (o'brien, José Núñez); absent in older reports. */
         name: z.string().optional(),
         sha256: z.string(),
-        files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative() }).strict()),
+        files: z.array(
+          z
+            .object({
+              path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative(),
+              /** The text that was graded (UTF-8; intake refuses binary files), so the report is its own audit record; absent in older reports. */
+              text: z.string().optional(),
+            })
+            .strict(),
+        ),
         ignored: z.array(z.string()),
         /** Set when the submission came from an LMS download (`grade --from`): who it belongs to there. */
         lms: LmsIdentitySchema.optional(),

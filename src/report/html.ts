@@ -1,8 +1,7 @@
 import type { Report, Summary } from '../domain/report.js';
 import { hiddenChars } from '../domain/text.js';
-import { CLIENT_CORE } from './client-core.js';
-import { CLIENT_PAGE } from './client-page.js';
 import { histogramSvg, overview } from './overview.js';
+import { loadPageScript } from './page-script.js';
 import { STYLE } from './style.js';
 
 export interface HtmlOptions {
@@ -35,8 +34,8 @@ export function embedJson(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The inline script: both parts in one strict IIFE, started by boot(). */
-export const CLIENT_JS = `(function () {\n'use strict';\n${CLIENT_CORE}\n${CLIENT_PAGE}\nboot();\n})();\n`;
+/** The inline script: src/report/client bundled into one IIFE at build time. */
+export const CLIENT_JS = loadPageScript();
 
 /** What the page embeds as JSON; the script reads it back with JSON.parse. */
 export interface PageData {

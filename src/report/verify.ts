@@ -22,6 +22,7 @@ const diff = (out: Difference[], field: string, report: unknown, recomputed: unk
 export function checkReport(r: Report): Difference[] {
   const out: Difference[] = [];
   diff(out, 'submission.sha256', r.submission.sha256, r.submission.files.length ? sha256(canonicalJson(r.submission.files.map((f) => [f.path, f.sha256]))) : r.submission.sha256);
+  for (const f of r.submission.files) if (f.text !== undefined && !sourceMatches(f.text, f.sha256)) out.push({ field: `submission.files.${f.path}.text`, report: 'text whose sha256 differs', recomputed: f.sha256 });
   const T = r.evidence.items.filter((i) => i.kind === 'test');
   const S = r.evidence.items.filter((i) => i.kind === 'sandbox');
   const rest = r.evidence.items.filter((i) => i.kind !== 'test' && i.kind !== 'sandbox');
@@ -45,6 +46,9 @@ export function checkReport(r: Report): Difference[] {
   checkBlend(r, out);
   return out;
 }
+
+/** The graded text against its file's hash: intake decodes UTF-8 and drops a leading byte-order mark, so either form may be the file. */
+const sourceMatches = (text: string, hash: string): boolean => sha256(text) === hash || sha256(`\uFEFF${text}`) === hash;
 
 const pick = (t: TestResult) => ({ name: t.name, status: t.status, weight: t.weight, edgeCase: t.edgeCase, message: t.message });
 
@@ -86,7 +90,9 @@ export function parseReport(raw: unknown): { report: Report | null; differences:
 export function compareRerun(r: Report, again: Report | DeterministicReport): Difference[] {
   const out: Difference[] = [];
   diff(out, 'rubric.sha256', r.rubric.sha256, again.rubric.sha256);
-  diff(out, 'submission.files', r.submission.files, again.submission.files);
+  // Reports older than the source field have no text: compare what both have (the text is checked against the hash above).
+  const files = (x: Report | DeterministicReport) => x.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes }));
+  diff(out, 'submission.files', files(r), files(again));
   diff(out, 'tests', r.tests.map((t) => [t.id, t.name, t.status]), again.tests.map((t) => [t.id, t.name, t.status]));
   diff(out, 'evidence.hash', r.evidence.hash, again.evidence.hash);
   diff(out, 'scores.deterministic', r.scores.deterministic, again.scores.deterministic);

@@ -82,7 +82,7 @@ export function assembleReport(input: ReportInput): DeterministicReport {
       id: input.submission.id,
       ...(input.submission.name !== undefined && input.submission.name !== input.submission.id && { name: input.submission.name }),
       sha256: input.submission.sha256,
-      files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
+      files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, text: f.content })),
       ignored: [...input.submission.ignored],
     },
     rubric: {

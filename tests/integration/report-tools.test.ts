@@ -9,6 +9,7 @@ import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import type { Report } from '../../src/domain/report.js';
 import { gradescopeResults, prairielearnResults } from '../../src/report/exports.js';
 import { checkReport, compareRerun } from '../../src/report/verify.js';
+import { canonicalJson, sha256 } from '../../src/util/hash.js';
 import { gradeInline, inlineRubric, firstBackend, ROOT } from '../helpers.js';
 
 const TESTS = { 't.test.js': "const { f } = require('./solution');\ntest('one', () => expect(f(1)).toBe(2));\ntest('two', () => expect(f(2)).toBe(4));\n" };
@@ -26,8 +27,9 @@ const edited = (fn: (r: Report) => void): Report => {
 };
 
 describe('verify', () => {
-  it('an untouched report verifies', () => {
+  it('an untouched report verifies, and carries the text it graded', () => {
     expect(checkReport(report)).toEqual([]);
+    expect(report.submission.files.map((f) => [f.path, f.text])).toEqual([['solution.js', 'var f = (x) => (x === 1 ? 2 : 5);\nmodule.exports = { f };\n']]);
   });
 
   it.each([
@@ -35,7 +37,15 @@ describe('verify', () => {
     ['a test flipped to passed', (r: Report) => { (r.tests[1] as { status: string }).status = 'passed'; }, ['tests.T2', 'scores.quality', 'scores.deterministic']],
     ['an edited evidence item', (r: Report) => { (r.evidence.items[1] as { status: string }).status = 'passed'; }, ['evidence.hash', 'tests.T2']],
     ['a removed lint finding', (r: Report) => { r.evidence.items = r.evidence.items.filter((i) => i.kind !== 'lint'); }, ['evidence.hash', 'scores.quality', 'scores.deterministic']],
-    ['a changed file hash', (r: Report) => { (r.submission.files[0] as { sha256: string }).sha256 = '0'.repeat(64); }, ['submission.sha256']],
+    // The report carries the graded text (issue 16): a changed hash no longer matches it either.
+    ['a changed file hash', (r: Report) => { (r.submission.files[0] as { sha256: string }).sha256 = '0'.repeat(64); }, ['submission.sha256', 'submission.files.solution.js.text']],
+    ['an edited source text', (r: Report) => { (r.submission.files[0] as { text: string }).text += '// added later\n'; }, ['submission.files.solution.js.text']],
+    ['a source text with its byte-order mark dropped by intake', (r: Report) => {
+      const f = r.submission.files[0] as { path: string; text: string; sha256: string };
+      f.sha256 = sha256(`\uFEFF${f.text}`);
+      r.submission.sha256 = sha256(canonicalJson([[f.path, f.sha256]]));
+    }, []],
+    ['a report older than the source field (no text)', (r: Report) => { delete (r.submission.files[0] as { text?: string }).text; }, []],
   ])('detects %s and names the field', (_what, edit, fields) => {
     expect(checkReport(edited(edit)).map((d) => d.field)).toEqual(fields);
   });

@@ -324,6 +324,92 @@ describe('renderHtml: the page script, run against a DOM that refuses markup', (
   });
 });
 
+describe('renderHtml: the source with its evidence inline (issue 16)', () => {
+  const SRC = "import fs from 'fs';\nexport const isLeap = (y) => {\n  var r = y % 4 === 0; // \u202Eevil\n  return r;\n};\n";
+  const frames = 'Error: expect(received).toBe(expected)\n\nExpected: false\nReceived: true\n    at isLeap (file:///job/sub/leap.js:3:11)\n    at file:///job/sub/leap.spec.js:16:26\n    at /evigrade/boot.cjs:40:3';
+  const base = report('alice');
+  const withSource = report('alice', {
+    submission: { ...base.submission, files: [{ path: 'leap.js', sha256: 'c'.repeat(64), bytes: SRC.length, text: SRC }] },
+    tests: base.tests.map((t) => (t.id === 'T2' ? { ...t, message: frames } : t)),
+    evidence: { hash: HASH, items: base.evidence.items.map((i) => (i.kind === 'lint' ? { ...i, line: 3 } : i.kind === 'complexity' && i.rule === 'function' ? { ...i, line: 2 } : i)) },
+    flags: [
+      { code: 'score.unmeasured', severity: 'info', message: 'info one', evidence: [] },
+      { code: 'sandbox.process_exit', severity: 'warning', message: 'warning one', evidence: [] },
+      { code: 'judge.contradicted_claim', severity: 'critical', message: 'critical one', evidence: ['T2'] },
+    ],
+  });
+  const rejected = report('rej', { status: 'rejected', tests: [], evidence: { hash: HASH, items: [] }, errors: [{ code: 'INTAKE_BINARY', message: 'x' }] }, 0, null);
+  const unanalysed = report('blocked', {
+    evidence: { hash: HASH, items: [{ id: 'C1', kind: 'complexity', rule: 'file', file: 'leap.js', loc: 0, measured: false, metrics: false, maxLoopNesting: 0, maxCyclomatic: 1, blocked: 'too_large' }] },
+    scores: { ...base.scores, unmeasured: [{ criterion: 'style', reason: 'leap.js is over the analysis size limit' }, { criterion: 'complexity', reason: 'leap.js is over the analysis size limit' }] },
+  });
+  const dom = new FakeDom(renderHtml([withSource, rejected, unanalysed], null, OPTS), '#/s/alice');
+  const sec = dom.sections()[0]!;
+  const source = sec.attr('data-part', 'source')[0]!;
+  const line = (n: number) => dom.byId(`s0-f0n${n}`);
+  const notes = (n: number) => {
+    const l = line(n);
+    const next = l.parentNode!.children[l.parentNode!.children.indexOf(l) + 1];
+    return next?.classList.contains('notes') ? next.cls('note').map((x) => x.attrs.get('data-evidence')) : [];
+  };
+
+  it('shows every line with its number and highlighted tokens, hostile characters as markers', () => {
+    expect(dom.errors).toEqual([]);
+    expect(source.cls('line').map((l) => l.cls('ln')[0]?.textContent)).toEqual(['1', '2', '3', '4', '5']);
+    expect(line(2).cls('tx')[0]?.textContent).toBe('export const isLeap = (y) => {');
+    expect(line(2).cls('tk-kw').map((n) => n.textContent)).toEqual(['export', 'const']);
+    expect(line(1).cls('tk-str').map((n) => n.textContent)).toEqual(["'fs'"]);
+    expect(line(3).cls('tk-com').map((n) => n.textContent)).toEqual(['// \u27E8U+202E\u27E9evil']);
+  });
+  it('puts the evidence on its lines, most serious first, and links each note to its row and each row back to the line', () => {
+    expect([notes(1), notes(2), notes(3), notes(4)]).toEqual([['C2'], ['C1'], ['T2', 'L1'], []]);
+    const note = line(3).parentNode!.cls('note').find((x) => x.attrs.get('data-evidence') === 'L1')!;
+    expect(note.all((n) => n.tag === 'a')[0]?.attrs.get('href')).toBe('#/s/alice/L1');
+    expect(dom.byId('s0-L1').all((n) => n.tag === 'a').map((a) => [a.textContent, a.attrs.get('href')])).toEqual([['leap.js:3:3', '#/s/alice/f0n3']]);
+    expect(dom.byId('s0-C1').all((n) => n.tag === 'a').map((a) => a.attrs.get('href'))).toEqual(['#/s/alice/f0n2']);
+    dom.navigate('#/s/alice/f0n3');
+    expect([sec.hidden, line(3).classList.contains('hl')]).toEqual([false, true]);
+    dom.navigate('#/s/alice/L1');
+    expect([line(3).classList.contains('hl'), dom.byId('s0-L1').classList.contains('hl')]).toEqual([false, true]);
+  });
+  it("names hidden tests by name, never by path, and links the student's frames to their lines", () => {
+    const msg = dom.byId('s0-T2').all((n) => n.tag === 'pre')[0]!;
+    expect(msg.textContent).toBe('Error: expect(received).toBe(expected)\n\nExpected: false\nReceived: true\n    at isLeap (leap.js:3)\n    in the test \u201Cleap > 1900\u201D');
+    expect(msg.all((n) => n.tag === 'a').map((a) => a.attrs.get('href'))).toEqual(['#/s/alice/f0n3']);
+    expect(sec.textContent).not.toMatch(/leap\.spec\.js:|\/job\/|boot\.cjs/);
+  });
+  it('orders flags critical, warning, info', () => {
+    expect(sec.attr('data-part', 'flags')[0]!.all((n) => n.tag === 'tr' && n.attrs.has('data-severity')).map((r) => r.attrs.get('data-severity'))).toEqual(['critical', 'warning', 'info']);
+  });
+  it('says "not measured" and why where analysis never ran, never "None."', () => {
+    const texts = (i: number) => ['lint', 'functions', 'policy'].map((p) => dom.sections()[i]!.attr('data-part', p)[0]!.textContent);
+    expect(texts(1)).toEqual([
+      'Lint findings: not measuredNot measured: the submission was rejected (INTAKE_BINARY), so it was never analysed',
+      'Complexity per function: not measuredNot measured: the submission was rejected (INTAKE_BINARY), so it was never analysed',
+      'Policy findings: not measuredNot measured: the submission was rejected (INTAKE_BINARY), so it was never analysed',
+    ]);
+    expect(texts(2)).toEqual([
+      'Lint findings: not measuredNot measured: leap.js is over the analysis size limit',
+      'Complexity per function: not measuredNot measured: leap.js is over the analysis size limit',
+      'Policy findings: not measuredNot measured: leap.js is over the analysis size limit',
+    ]);
+    expect(texts(0).map((t) => t.split('(')[0])).toEqual(['Lint findings ', 'Complexity per function ', 'Policy findings ']);
+  });
+  it('builds a source view the first time its submission is shown, once', () => {
+    const source2 = () => dom.sections()[2]!.attr('data-part', 'source')[0]!;
+    expect(source2().children.map((c) => c.tag)).toEqual(['h3']);
+    dom.navigate('#/s/blocked');
+    expect(source2().children.map((c) => c.tag)).toEqual(['h3', 'h4', 'p']);
+    dom.navigate('#/');
+    dom.navigate('#/s/blocked');
+    expect(source2().children.map((c) => c.tag)).toEqual(['h3', 'h4', 'p']);
+  });
+  it('says when a report predates the source field', () => {
+    const old = new FakeDom(renderHtml([report('old')], null, OPTS), '#/s/old');
+    expect(old.sections()[0]!.attr('data-part', 'source')[0]!.textContent).toBe('Sourceleap.jsNot in this report (reports written before the source field carry only the file hashes).');
+  });
+});
+
 describe('overview statistics', () => {
   it('counts, bins graded finals, averages criteria over measured values and sums judge usage', () => {
     const reports = batch();
