@@ -75,4 +75,56 @@ describe('analysis pool', () => {
       await cold.close();
     }
   });
+
+  describe('Python files', () => {
+    const py = (limits: Partial<AnalysisRequest['limits']> = {}): AnalysisRequest => request(limits, 'python');
+    const pySummary = (a: Parameters<typeof summary>[0]) => [a.file, a.skipped, a.lint.map((m) => m.rule).filter((r) => !r.startsWith('ruff/')), a.metrics ? a.metrics.loc : null];
+
+    it('turns nesting bombs, a huge file and a syntax error into findings, counts code only, and still measures the normal file', async () => {
+      const normal = 'def add(a, b):\n    return a + b\n';
+      const files = inlineSubmission({
+        'brackets.py': `x = ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`,
+        'sums.py': `x = ${Array(20_000).fill('1').join(' + ')}\n`,
+        'big.py': `X = [${'"abcdefgh",\n'.repeat(30_000)}]\n`,
+        'padded.py': `"""${'doc line\n'.repeat(40_000)}"""\n${'# note\n'.repeat(20_000)}${normal}`,
+        'broken.py': 'def f(:\n    pass\n',
+        'ok.py': normal,
+      }).files;
+      const out = await pool.analyse(files, py({ max_code_kb: 256 }));
+      expect(out.map(pySummary)).toEqual([
+        ['brackets.py', 'too_deep', ['analysis.too_deep'], null],
+        ['sums.py', 'too_deep', ['analysis.too_deep'], null],
+        ['big.py', 'too_large', ['analysis.too_large'], null],
+        ['padded.py', null, [], 2],
+        ['broken.py', 'parse_error', ['parse-error'], null],
+        ['ok.py', null, [], 2],
+      ]);
+    });
+
+    it('stops a Python file at its CPU budget and keeps working', async () => {
+      const tiny = createAnalysisPool({ threads: 1 });
+      try {
+        const heavyPy = Array.from({ length: 20_000 }, (_, i) => `def f${i}(a):\n    if a and a > 1:\n        for x in a:\n            while x:\n                a = a or x\n    return a\n`).join('\n');
+        const [slow] = await tiny.analyse(inlineSubmission({ 'slow.py': heavyPy }).files, py({ cpu_ms: 300, max_code_kb: 8192 }));
+        expect(pySummary(slow as never)).toEqual(['slow.py', 'cpu_budget', ['analysis.cpu_budget'], null]);
+        const [after] = await tiny.analyse(inlineSubmission({ 'ok.py': 'X = 1\n' }).files, py({ cpu_ms: 300 }));
+        expect(pySummary(after as never)).toEqual(['ok.py', null, [], 1]);
+      } finally {
+        await tiny.close();
+      }
+    });
+
+    it('never charges a file for loading ruff and the grammar on a cold thread', async () => {
+      // The load (≈ 1.4 s of CPU: WebAssembly compilation and ruff's first check) is far above this budget.
+      const cold = createAnalysisPool({ threads: 1 });
+      try {
+        const files = inlineSubmission({ 'a.py': 'def f(x):\n    return [i for i in x if i]\n', 'b.py': 'import os\n' }).files;
+        const out = await cold.analyse(files, py({ cpu_ms: 300 }));
+        expect(out.map(pySummary)).toEqual([['a.py', null, [], 2], ['b.py', null, [], 1]]);
+        expect(out[1]?.lint.map((m) => m.rule)).toEqual(['ruff/F401']);
+      } finally {
+        await cold.close();
+      }
+    });
+  });
 });

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import type { Parser, Tree } from 'web-tree-sitter';
 
 let parser: Parser | null = null;
+/** UTF-16 units per read: under the 10 KB (5,120 units, terminator included) the runtime copies. */
+const CHUNK = 4096;
 
 export const pythonParserReady = (): boolean => parser !== null;
 
@@ -24,7 +26,9 @@ export async function preparePythonParser(): Promise<void> {
 /** Parses one file; the caller deletes the tree (its memory lives in the WebAssembly heap). */
 export function parsePython(code: string): Tree {
   if (!parser) throw new Error('the Python parser is not loaded (preparePythonParser first)');
-  const tree = parser.parse(code);
+  // Chunks that fit web-tree-sitter's 10 KB input buffer: handed the whole string, it reports the rest of
+  // the file as each chunk's length but copies 10 KB, and re-reads: minutes for a 400 KB docstring.
+  const tree = parser.parse((index) => (index < code.length ? code.slice(index, index + CHUNK) : undefined));
   if (!tree) throw new Error('tree-sitter returned no tree');
   return tree;
 }

@@ -16,7 +16,19 @@ export const RUFF_TARGET = 'py311';
 let ruff: RuffModule | null = null;
 const workspaces = new Map<string, RuffWorkspace>();
 
-const load = (): RuffModule => (ruff ??= createRequire(import.meta.url)('@astral-sh/ruff-wasm-nodejs') as RuffModule);
+const req = createRequire(import.meta.url);
+const load = (): RuffModule => (ruff ??= req('@astral-sh/ruff-wasm-nodejs') as RuffModule);
+
+/**
+ * A trap inside ruff (its parser overflowing the WebAssembly stack on a nesting bomb) leaves its instance's
+ * memory inconsistent: the next check would read out of bounds. The instance is dropped and the next file
+ * loads a fresh one (in `prepareRuff`, before that file's meter starts).
+ */
+function dropRuff(): void {
+  delete req.cache[req.resolve('@astral-sh/ruff-wasm-nodejs')];
+  ruff = null;
+  workspaces.clear();
+}
 
 function workspace(spec: LintSpec): RuffWorkspace {
   const key = JSON.stringify(spec);
@@ -43,7 +55,17 @@ export function prepareRuff(spec: LintSpec): void {
 export function lintPython(code: string, spec: LintSpec, trivia?: PythonTrivia): LintMessage[] {
   const out: LintMessage[] = [];
   let syntax: LintMessage | null = null;
-  for (const d of workspace(spec).check(silenceComments(code, trivia))) {
+  let diagnostics: RuffDiagnostic[];
+  try {
+    diagnostics = workspace(spec).check(silenceComments(code, trivia));
+  } catch (e) {
+    dropRuff();
+    // Ruff's Rust code keeps its own stack in linear memory: deep nesting overflows it as an out-of-bounds
+    // access rather than V8's RangeError. Either way the file nests too deeply to analyse.
+    if (e instanceof WebAssembly.RuntimeError && /out of bounds/.test(e.message)) throw new RangeError(`ruff: ${e.message}`);
+    throw e;
+  }
+  for (const d of diagnostics) {
     const at = { line: d.start_location.row, column: d.start_location.column };
     if (d.code === null || d.code === 'invalid-syntax') {
       // A file that does not parse is one finding (weight 30), as ESLint reports it: the first error.

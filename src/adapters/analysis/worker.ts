@@ -9,7 +9,7 @@ import { startMeter, type MeterSlot } from './meter.js';
 import type { typecheck } from './typecheck.js';
 import { parsePython, preparePythonParser, pythonParserReady } from './python-parser.js';
 import { lintPython, prepareRuff } from './ruff.js';
-import { pythonCodeBytes, pythonTrivia } from '../../stages/python-source.js';
+import { blankComments, pythonCodeBytes, pythonTrivia } from '../../stages/python-source.js';
 import { measurePython } from '../../stages/python-metrics.js';
 
 export interface TypecheckTask {
@@ -77,7 +77,7 @@ function analysePython(task: AnalysisTask): FileAnalysis {
   const lint = lintPython(task.code, task.spec, trivia);
   // Ruff's parser decides whether the file parses (tree-sitter recovers from errors, and would measure anyway).
   if (lint.some((m) => m.rule === 'parse-error')) return { file: task.file, lint, metrics: null, skipped: 'parse_error' };
-  const tree = parsePython(task.code);
+  const tree = parsePython(blankComments(task.code, trivia));
   try {
     return { file: task.file, lint, metrics: measurePython(task.file, task.code, tree, trivia), skipped: null };
   } finally {
