@@ -40,3 +40,44 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
     expect([await ours(), groups()]).toEqual([[], []]);
   });
 });
+
+describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
+  it('know nothing of a submission before its payload, have no network, serve one job each and are then removed', async () => {
+    const { LimitsSchema } = await import('../../src/domain/rubric.js');
+    const marker = `marker-${Date.now()}`;
+    const job = (n: number) => ({
+      runtime: 'node' as const,
+      files: [{ path: `${marker}-${n}.js`, content: `module.exports = { host: () => require('os').hostname(), mark: '${marker}' };\n`, sha256: '', bytes: 0 }],
+      payload: {
+        mode: 'run' as const, root: '/job/sub', entry: `./${marker}-${n}`, only: null, stubNames: [], testTimeoutMs: 5000, outputBytes: 65536, builtins: [],
+        tests: [{ name: 'h.test.js', source: `const m = require('./${marker}-${n}');\ntest('h', () => { console.log('HOST=' + m.host()); expect(m.mark).toBe('${marker}'); });\n` }],
+      },
+      limits: LimitsSchema.parse({}),
+    });
+    const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2 });
+    try {
+      const hosts: string[] = [];
+      for (const n of [1, 2]) {
+        const r = await sb.run(job(n));
+        expect(r.frames.map((f) => f.type)).toContain('done');
+        hosts.push(/HOST=(\w+)/.exec(r.stdout)?.[1] ?? '');
+      }
+      // Docker names a container's host after its id: two jobs, two containers.
+      expect(hosts[0]).toMatch(/^[0-9a-f]{12}$/);
+      expect(hosts[1]).not.toBe(hosts[0]);
+      const docker = await dockerEngine();
+      const waiting = (await docker.listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } })).map((c) => c.Id);
+      expect(waiting.length).toBeGreaterThan(0);
+      for (const id of waiting) {
+        const info = await docker.getContainer(id).inspect();
+        expect([info.HostConfig.NetworkMode, JSON.stringify(info).includes(marker)]).toEqual(['none', false]);
+      }
+      // The used containers are removed (off the job's critical path, so soon after).
+      const gone = async (h: string): Promise<boolean> => (await docker.listContainers({ all: true, filters: { label: [`evigrade.owner=${process.pid}`] } })).every((c) => !c.Id.startsWith(h));
+      for (let i = 0; i < 50 && !((await gone(hosts[0] as string)) && (await gone(hosts[1] as string))); i++) await new Promise((r) => setTimeout(r, 100));
+      expect([await gone(hosts[0] as string), await gone(hosts[1] as string)]).toEqual([true, true]);
+    } finally {
+      sb.close();
+    }
+  });
+});
