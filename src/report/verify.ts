@@ -22,7 +22,9 @@ const diff = (out: Difference[], field: string, report: unknown, recomputed: unk
 export function checkReport(r: Report): Difference[] {
   const out: Difference[] = [];
   diff(out, 'submission.sha256', r.submission.sha256, r.submission.files.length ? sha256(canonicalJson(r.submission.files.map((f) => [f.path, f.sha256]))) : r.submission.sha256);
-  for (const f of r.submission.files) if (f.text !== undefined && !sourceMatches(f.text, f.sha256)) out.push({ field: `submission.files.${f.path}.text`, report: 'text whose sha256 differs', recomputed: f.sha256 });
+  for (const f of r.submission.files) {
+    if (f.text !== undefined && !sourceMatches(f.text, f.sha256)) out.push({ field: `submission.files.${f.path}.text`, report: 'text whose sha256 differs', recomputed: f.sha256 });
+  }
   const T = r.evidence.items.filter((i) => i.kind === 'test');
   const S = r.evidence.items.filter((i) => i.kind === 'sandbox');
   const rest = r.evidence.items.filter((i) => i.kind !== 'test' && i.kind !== 'sandbox');
