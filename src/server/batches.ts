@@ -2,31 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../adapters/fs/atomic.js';
+import { reportFileText, writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchRequest, BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import type { LmsIdentity } from '../domain/lms.js';
-import { ReportSchema, type DeterministicReport, type Report, type Summary } from '../domain/report.js';
-import { emptySubmission, type Submission } from '../domain/submission.js';
+import type { BatchEvent, StoredInput } from '../domain/batches.js';
+
+export type { BatchEvent };
+import { ReportSchema, type Report, type Summary } from '../domain/report.js';
+import { emptySubmission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
-import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
+import { asEvigradeError, gradeSubmission, type GradingPorts, type Intake, type Keeping } from '../pipeline.js';
+import type { Rubric } from '../domain/rubric.js';
 import { submissionFromMap } from '../stages/intake-map.js';
-import { withLms } from '../stages/lms/submissions.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
 import type { Logger } from 'pino';
-
-export interface BatchEvent {
-  readonly type: 'started' | 'submission' | 'done';
-  readonly submission?: string;
-  /** `started`: where it runs (the backend, or `<host>:<pid> (backend)` for a queue worker). */
-  readonly where?: string;
-  readonly status?: string;
-  readonly final?: number;
-  readonly done: number;
-  readonly total: number;
-}
+import type { ExpectedTest } from '../stages/test-run.js';
 
 interface Manifest {
   readonly id: string;
@@ -62,7 +55,25 @@ const QUEUE_RETRY_MS = 30_000;
  * its report file exists, so after a restart exactly the missing ones run.
  */
 /** Where background failures go: a batch runs after its request has been answered, so nobody else would hear of them. */
-export type BatchLog = Pick<Logger, 'warn' | 'error'>;
+export type BatchLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** A stored submission through intake. */
+function intakeOf(sub: string, input: StoredInput, rubric: Rubric): Intake {
+  try {
+    if (input.error) throw new EvigradeError(input.error.code, input.error.message);
+    return { submission: submissionFromMap(input.files, sub, rubric.spec.limits) };
+  } catch (e) {
+    return { submission: emptySubmission(sub), rejected: asEvigradeError(e) };
+  }
+}
+
+/**
+ * One stored batch submission graded through the one path (intake → queue → judge → kept → history). A draining
+ * server or a lost queue throws (SHUTTING_DOWN, QUEUE_UNAVAILABLE): the submission stays unfinished, graded later.
+ */
+export function gradeStored(batch: string, sub: string, input: StoredInput, loaded: { rubric: Rubric; expected: readonly ExpectedTest[] }, ports: GradingPorts, keeping: Keeping, onStart: (where: string) => void): Promise<Report> {
+  return gradeSubmission(intakeOf(sub, input, loaded.rubric), loaded.rubric, loaded.expected, ports, { scope: batch, interactive: false, onStart }, keeping);
+}
 
 export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: BatchPorts, log: BatchLog): BatchService {
   const root = join(dataDir, 'batches');
@@ -90,29 +101,10 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
   };
 
   async function gradeOne(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
-    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as { files: Record<string, string>; error: { code: ErrorCode; message: string } | null; lms?: LmsIdentity };
-    return withLms(await gradeInput(m, sub, input, onStart), input.lms);
-  }
-
-  async function gradeInput(m: Manifest, sub: string, input: { files: Record<string, string>; error: { code: ErrorCode; message: string } | null }, onStart: (where: string) => void): Promise<Report> {
-    const { rubric, expected } = rubrics.get(m.rubric);
-    let submission: Submission;
-    try {
-      if (input.error) throw new EvigradeError(input.error.code, input.error.message);
-      submission = submissionFromMap(input.files, sub, rubric.spec.limits);
-    } catch (e) {
-      return failedReport(emptySubmission(sub), rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
-    }
-    let det: DeterministicReport;
-    try {
-      det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false, onStart }));
-    } catch (e) {
-      const err = asEvigradeError(e);
-      // Draining, or the queue is gone: the submission stays unfinished on disk and is graded later.
-      if (err.code === 'SHUTTING_DOWN' || err.code === 'QUEUE_UNAVAILABLE') throw err;
-      return failedReport(submission, rubric, expected, err, { ...ports, backend: ports.queue.label });
-    }
-    return judgeReport(det, submission, rubric, ports);
+    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as StoredInput;
+    const keep = (r: Report): Promise<void> => writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(r));
+    return gradeStored(m.id, sub, input, rubrics.get(m.rubric), { ...ports, queue: { label: ports.queue.label, grade: (j) => slots.runLater(() => ports.queue.grade(j)) } },
+      { requestedBy: `api:${m.requestedBy ?? 'unknown'}`, lms: input.lms, keep }, onStart);
   }
 
   async function run(m: Manifest): Promise<void> {
@@ -125,9 +117,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let done = m.submissions.length - missing.length;
       for (const sub of missing) {
         pending.push(
-          gradeOne(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then(async (report) => {
-            await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), `${JSON.stringify(report, null, 2)}\n`);
-            await ports.history?.record(report, `api:${m.requestedBy ?? 'unknown'}`);
+          gradeOne(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then((report) => {
             done++;
             bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });
           }),

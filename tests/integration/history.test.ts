@@ -101,7 +101,7 @@ describe.each(Object.keys(stores))('grading history (%s)', (kind) => {
     await sql.exec('insert into evigrade_schema (version) values (99)');
     await sql.close();
     const err = await openHistory(where).catch((e: unknown) => e as EvigradeError);
-    expect([err instanceof EvigradeError && err.code, (err as Error).message.includes('the history schema is version 99, newer than this evigrade knows (1)')]).toEqual(['STORE_SCHEMA', true]);
+    expect([err instanceof EvigradeError && err.code, (err as Error).message.includes('the history schema is version 99, newer than this evigrade knows (2)')]).toEqual(['STORE_SCHEMA', true]);
     if (kind === 'postgres') {
       const gone = await cli(['history', '--db', 'postgres://u:hunter2-secret@127.0.0.1:1/x']);
       expect([gone.code, gone.stderr.startsWith('evigrade: error STORE_UNAVAILABLE: cannot reach the database at postgres://u:***@127.0.0.1:1/x'), gone.stderr.includes('hunter2')]).toEqual([4, true, false]);
