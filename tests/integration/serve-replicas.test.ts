@@ -1,7 +1,7 @@
 // Two real `serve` replicas sharing one real Postgres and one real Redis, with two `evigrade worker`s: a batch
 // submitted to replica A is followed over SSE on replica B; A is SIGKILLed mid-batch; B takes over A's leases,
 // the batch completes, every submission has exactly one result and one history row, and nothing was graded twice.
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -123,6 +123,14 @@ describe('serve replicas', () => {
       } finally {
         await history.close();
       }
+      // The batch exported from the store: its reports as served, each verifying; a summary of all six.
+      const back = mkdtempSync(join(tmpdir(), 'evigrade-rep-export-'));
+      expect((await spawnEvigrade(['history', '--db', db, '--export', id, '--out', back]).exited).code).toBe(0);
+      for (const s of submissions) {
+        expect(JSON.parse(readFileSync(join(back, `${s.id}.json`), 'utf8'))).toEqual(await get(`/batches/${id}/reports/${s.id}`));
+        expect([s.id, (await spawnEvigrade(['verify', join(back, `${s.id}.json`)]).exited).code]).toEqual([s.id, 0]);
+      }
+      expect(JSON.parse(readFileSync(join(back, 'summary.json'), 'utf8'))).toMatchObject({ count: 6, graded: 6 });
       // No work done twice: B re-added A's jobs under the same ids and collected them.
       expect(workers.reduce((n, w) => n + doneJobs(w).length, 0)).toBe(6);
     } finally {
