@@ -184,6 +184,8 @@ export type Measured = { readonly det: DeterministicReport; readonly sub: Submis
 
 /** Not the submission's fault and not final: the caller keeps it unfinished and tries again (or stops). */
 const RETRY_LATER = new Set(['QUEUE_UNAVAILABLE', 'SHUTTING_DOWN']);
+/** Also the store being unreachable, for callers that keep results there: nothing to report, only to retry. */
+export const retryLater = (err: EvigradeError): boolean => RETRY_LATER.has(err.code) || err.code === 'STORE_UNAVAILABLE';
 
 /**
  * Intake result → the deterministic part through the queue. A machine failure is the submission's error

@@ -12,7 +12,7 @@ export type { BatchEvent };
 import { ReportSchema, type Report, type Summary } from '../domain/report.js';
 import { emptySubmission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
-import { asEvigradeError, gradeSubmission, type GradingPorts, type Intake, type Keeping } from '../pipeline.js';
+import { asEvigradeError, failedReport, gradeSubmission, retryLater, type GradingPorts, type Intake, type Keeping } from '../pipeline.js';
 import type { Rubric } from '../domain/rubric.js';
 import { submissionFromMap } from '../stages/intake-map.js';
 import { summarise } from '../stages/summary.js';
@@ -107,6 +107,22 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       { requestedBy: `api:${m.requestedBy ?? 'unknown'}`, lms: input.lms, keep }, onStart);
   }
 
+  /** A failure that is not "try later" becomes the submission's error report, so its batch ends; logged either way. */
+  async function gradeOrFail(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
+    try {
+      return await gradeOne(m, sub, onStart);
+    } catch (e) {
+      const err = asEvigradeError(e);
+      if (retryLater(err)) throw err;
+      log.error({ batch: m.id, submission: sub, code: err.code, err: err.message }, 'submission failed');
+      const { rubric, expected } = rubrics.get(m.rubric);
+      const report = failedReport(emptySubmission(sub), rubric, expected, err, { ...ports, backend: ports.queue.label });
+      // If even this cannot be written (a full disk), run() logs it and the submission stays unfinished.
+      await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(report));
+      return report;
+    }
+  }
+
   async function run(m: Manifest): Promise<void> {
     if (running.has(m.id)) return;
     running.add(m.id);
@@ -117,7 +133,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let done = m.submissions.length - missing.length;
       for (const sub of missing) {
         pending.push(
-          gradeOne(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then((report) => {
+          gradeOrFail(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then((report) => {
             done++;
             bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });
           }),
@@ -192,7 +208,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let queued = 0;
       for (const id of await readdir(root).catch(() => [] as string[])) {
         if (!ID.test(id)) continue;
-        const m = await manifest(id).catch(() => null);
+        const m = await manifest(id).catch((e: unknown) => void log.error({ batch: id, err: asEvigradeError(e).message }, 'batch manifest unreadable; batch skipped'));
         if (!m) continue;
         const st = await status(id);
         queued += st.total - st.done;

@@ -11,15 +11,13 @@ import { EvigradeError } from '../domain/errors.js';
 import { ReportSchema, type Report } from '../domain/report.js';
 import { emptySubmission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
-import { asEvigradeError, failedReport } from '../pipeline.js';
+import { asEvigradeError, failedReport, retryLater } from '../pipeline.js';
 import { summarise } from '../stages/summary.js';
 import { gradeStored, type BatchEvent, type BatchLog, type BatchService } from './batches.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
 
 const ID = /^[0-9a-f]{16}$/;
-/** Not final: the lease runs out and a replica (this one, or another) grades the submission again. */
-const RETRY_LATER = new Set(['SHUTTING_DOWN', 'QUEUE_UNAVAILABLE', 'STORE_UNAVAILABLE']);
 
 export interface StoredBatchService extends BatchService {
   /** Stops claiming, gives back the leases still held (another replica takes them at once), stops listening. */
@@ -61,7 +59,8 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
       if (!first) log.info({ batch: c.batchId, submission: c.submissionId }, 'another replica kept this result first; ours is dropped');
     } catch (e) {
       const err = asEvigradeError(e);
-      if (RETRY_LATER.has(err.code)) log.warn({ batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message }, 'submission left unfinished; it is graded again when its lease runs out');
+      // Not final: the lease runs out and a replica (this one, or another) grades the submission again.
+      if (retryLater(err)) log.warn({ batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message }, 'submission left unfinished; it is graded again when its lease runs out');
       else {
         log.error({ batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message }, 'submission failed');
         await keepFailure(c, err).catch((e2: unknown) => log.error({ batch: c.batchId, submission: c.submissionId, err: asEvigradeError(e2).message }, 'the failure could not be kept either'));

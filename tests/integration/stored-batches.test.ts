@@ -14,6 +14,7 @@ import { ReportSchema } from '../../src/domain/report.js';
 import { buildApp } from '../../src/http/app.js';
 import type { RubricStore } from '../../src/server/rubric-store.js';
 import { createSlots } from '../../src/server/slots.js';
+import { createBatchService, type BatchService } from '../../src/server/batches.js';
 import { createStoredBatchService, type StoredBatchService } from '../../src/server/stored-batches.js';
 import { sha256 } from '../../src/util/hash.js';
 import { leapService } from '../helpers.js';
@@ -36,6 +37,14 @@ afterAll(() => sql?.close());
 async function service(graded: string[]): Promise<StoredBatchService> {
   const queue = { ...ports.queue, grade: (j: Parameters<BatchPorts['queue']['grade']>[0]) => (graded.push(j.submission.id), ports.queue.grade(j)) };
   return createStoredBatchService(batchesOver(sql), rubrics, createSlots(2, 4), { ...ports, queue, history: null }, silent, 5000);
+}
+
+/** Resolves when the batch is done: its `done` event, or its status if it ended before we listened. */
+async function finished(svc: BatchService, id: string): Promise<void> {
+  let stop = (): void => undefined;
+  const ended = new Promise<void>((resolve) => (stop = svc.subscribe(id, (e) => void (e.type === 'done' && resolve()))));
+  if ((await svc.status(id)).state !== 'done') await ended;
+  stop();
 }
 
 describe('batches in the store (embedded Postgres)', () => {
@@ -73,16 +82,29 @@ describe('batches in the store (embedded Postgres)', () => {
     const [a, b] = [await service(byA), await service(byB)];
     try {
       const subs = Array.from({ length: 6 }, (_, i) => ({ id: `t${i}`, files: { 'leap.js': `// ${i}\n${GOOD}` } }));
-      const done = new Promise<void>((resolve) => {
-        let stop = (): void => undefined;
-        const listener = (e: { type: string }): void => void (e.type === 'done' && (stop(), resolve()));
-        void a.create({ rubric: 'leap', submissions: subs }, 'key-1').then((st) => (stop = b.subscribe(st.id, listener)));
-      });
-      await done;
+      const { id } = await a.create({ rubric: 'leap', submissions: subs }, 'key-1');
+      await finished(b, id);
       expect([...byA, ...byB].sort()).toEqual(subs.map((s) => s.id));
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a failure that would recur (here the judge throwing) becomes the error report of its submission, on disk and in the store: the batch ends', async () => {
+    const judge = { judge: async () => { throw new Error('judge exploded'); }, describe: () => ({ disabled: null, source: 'default' as const, chain: [], unusable: [] }) };
+    const broken = { ...ports, judge, history: null };
+    const onDisk = createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-stored-disk-')), rubrics, createSlots(2, 4), broken, silent);
+    const inStore = await createStoredBatchService(batchesOver(sql), rubrics, createSlots(2, 4), broken, silent, 5000);
+    try {
+      for (const svc of [onDisk, inStore]) {
+        const { id } = await svc.create({ rubric: 'leap', submissions: [{ id: 'j1', files: { 'leap.js': GOOD } }] }, 'key-1');
+        await finished(svc, id);
+        const report = await svc.report(id, 'j1');
+        expect([report.status, report.errors.map((e) => [e.code, e.message])]).toEqual(['error', [['INTERNAL', 'judge exploded']]]);
+      }
+    } finally {
+      await inStore.close();
     }
   });
 });
