@@ -6,10 +6,10 @@
 // Needs redis-server (Debian package) and an isolating sandbox backend.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startRedis } from './services.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const D = join(ROOT, 'dist');
@@ -29,24 +29,8 @@ const { openRedisQueue, gradeJobData } = await import(join(D, 'queue', 'redis.js
 const { ConfigSchema } = await import(join(D, 'domain', 'config.js'));
 const { canonicalJson, sha256 } = await import(join(D, 'util', 'hash.js'));
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  });
-});
-const port = await freePort();
-const redisDir = mkdtempSync(join(tmpdir(), 'evigrade-bench-redis-'));
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], { stdio: 'ignore' });
-const url = `redis://127.0.0.1:${port}`;
-for (let i = 0; i < 100; i++) {
-  const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  c.on('error', () => undefined);
-  const ok = await c.connect().then(() => true, () => false);
-  c.disconnect();
-  if (ok) break;
-  await new Promise((r) => setTimeout(r, 50));
-}
+const redis = await startRedis();
+const { url } = redis;
 
 // A class of N: mostly correct, some partial, some broken, so lint and tests do real work.
 const subs = mkdtempSync(join(tmpdir(), 'evigrade-bench-q-'));
@@ -144,7 +128,7 @@ async function sequential(queue, expected) {
 }
 const sandbox = await openSandbox(SANDBOX, join(ROOT, 'sandbox', 'dist'));
 const analysis = createAnalysisPool({ threads: 1 });
-const local = createLocalQueue({ sandbox, analysis, judge: null, now: () => new Date(), tools: {}, maxResumes: 2 }, 1);
+const local = createLocalQueue({ sandbox, analysis, now: () => new Date(), tools: {}, maxResumes: 2 }, 1);
 const expected = await local.collect(rubric);
 const localMs = median((await sequential(local, expected)).slice(2));
 sandbox.close();
@@ -184,6 +168,6 @@ console.log(`| in-process grade | ${localMs.toFixed(0)} ms |`);
 console.log(`| through Redis and one worker | ${remoteMs.toFixed(0)} ms |`);
 console.log(`\nqueue overhead per job: ${overheadMs.toFixed(1)} ms (submitter's wait minus the worker's own grading time; BullMQ's bare round trip ${median(bare).toFixed(1)} ms)`);
 console.log(`end to end, one job at a time: ${(remoteMs - localMs).toFixed(0)} ms vs in-process (the worker is a separate process, so the submitter's own work overlaps)`);
-redis.kill('SIGTERM');
+redis.stop();
 rmSync(subs, { recursive: true, force: true });
 process.exit(0);

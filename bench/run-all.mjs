@@ -21,6 +21,7 @@ const BENCHES = [
   { name: 'http', bound: 100, env: { BENCH_HTTP_SECONDS: '4', BENCH_HTTP_REQUESTS: '1500' } },
   { name: 'queue', bound: 80, env: { BENCH_N: '16', BENCH_SEQ: '6' } },
   { name: 'store', bound: 60, env: {} },
+  { name: 'replicas', bound: 120, env: { BENCH_HTTP_SECONDS: '5', BENCH_N: '16' } },
 ];
 
 function runOne(b, boundS) {

@@ -2,22 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { makeOutputDir, writeFileAtomic } from './adapters/fs/atomic.js';
+import { makeOutputDir, reportFileText, writeBatchFiles, writeFileAtomic } from './adapters/fs/atomic.js';
 import { readSubmission } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
-import type { HistoryStore } from './domain/history.js';
-import { ReportSchema, type DeterministicReport, type Report } from './domain/report.js';
+import { ReportSchema, type Report, type Summary } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import { emptySubmission, type Submission } from './domain/submission.js';
-import type { JudgePort } from './judges/port.js';
-import { asEvigradeError, failedReport, judgeReport } from './pipeline.js';
+import { asEvigradeError, conclude, measure, type GradingPorts, type Intake, type Measured } from './pipeline.js';
 import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
 import { intake, intakeRules, mapEntries } from './stages/intake.js';
 import { nameSubmissions, notASubmission } from './stages/intake-names.js';
-import { withLms, type LmsSubmission } from './stages/lms/submissions.js';
-import { gradesCsv, summarise } from './stages/summary.js';
+import type { LmsSubmission } from './stages/lms/submissions.js';
+import { summarise } from './stages/summary.js';
 
 export interface BatchOptions {
   readonly submissionsDir: string;
@@ -27,14 +25,9 @@ export interface BatchOptions {
   readonly prepared?: readonly LmsSubmission[];
 }
 
-/** What the submitting side needs: the queue that grades, the judge, a clock and the tool versions. */
-export interface BatchPorts {
+/** What the submitting side needs: the queue that grades (and how many jobs it takes at once), the judge, the history. */
+export interface BatchPorts extends GradingPorts {
   readonly queue: GradeQueue;
-  readonly judge: JudgePort | null;
-  /** Where every grading is also recorded (the database history), if anywhere; files stay first class. */
-  readonly history?: Pick<HistoryStore, 'record'> | null;
-  readonly now: () => Date;
-  readonly tools: Record<string, string>;
 }
 
 export interface BatchEvents {
@@ -46,6 +39,8 @@ export interface BatchEvents {
 
 export interface BatchResult {
   readonly reports: Report[];
+  /** What summary.json holds. */
+  readonly summary: Summary;
   readonly graded: number;
   readonly reused: number;
   readonly interrupted: boolean;
@@ -94,39 +89,40 @@ async function reusable(path: string, rubric: Rubric, sub: Submission): Promise<
 }
 
 
-/** A finished report (reused from disk, or rejected/errored), or measurements the judge has yet to see. */
-type Graded = { report: Report; reused: boolean } | { det: DeterministicReport; sub: Submission };
-
 /** Distinguishes this process's --force run from any earlier one. */
 const runId = randomUUID();
 
-/** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
-async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, events: BatchEvents, signal: AbortSignal): Promise<Graded> {
-  const fail = (sub: Submission, err: EvigradeError): Graded => ({ report: failedReport(sub, rubric, expected, err, { ...ports, backend: ports.queue.label }), reused: false });
-  if (e.problem) return fail(emptySubmission(e.id, e.name), new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.problem}`));
-  let sub: Submission;
+/** The entry through intake: its submission, or why it is rejected. */
+async function intakeOf(e: Entry, rubric: Rubric): Promise<Intake> {
+  if (e.problem) return { submission: emptySubmission(e.id, e.name), rejected: new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.problem}`) };
   try {
-    sub = e.prepared ? preparedSubmission(e.prepared, rubric) : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language, e.name);
+    return { submission: e.prepared ? preparedSubmission(e.prepared, rubric) : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language, e.name) };
   } catch (err) {
-    return fail(emptySubmission(e.id, e.name), asEvigradeError(err));
+    return { submission: emptySubmission(e.id, e.name), rejected: asEvigradeError(err) };
   }
-  const out = join(opts.outDir, `${e.id}.json`);
-  if (!opts.force) {
-    const prior = await reusable(out, rubric, sub);
+}
+
+/** Measured now, or a report kept on disk from an earlier run; null when the interrupt stopped it (left for the re-run). */
+type Graded = Measured & { reused?: boolean };
+
+/** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
+async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, events: BatchEvents, signal: AbortSignal): Promise<Graded | null> {
+  const intake = await intakeOf(e, rubric);
+  if (!intake.rejected && !opts.force) {
+    const prior = await reusable(join(opts.outDir, `${e.id}.json`), rubric, intake.submission);
     // A report whose judge failed keeps its measurements; only the judge is asked again.
-    if (prior && prior.judge.status === 'failed' && ports.judge) return { det: deterministicPart(prior), sub };
+    if (prior && prior.judge.status === 'failed' && ports.judge) return { det: deterministicPart(prior), sub: intake.submission };
     if (prior) return { report: prior, reused: true };
   }
+  // Same folder, same job: a re-run collects what a queue already graded. --force asks afresh.
+  const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
   try {
-    // Same folder, same job: a re-run collects what a queue already graded. --force asks afresh.
-    const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
-    const job = { scope, rubric, expected, submission: sub, interactive: false, onStart: (where: string) => events.started?.(e.id, where) };
-    return { det: await ports.queue.grade(job, signal), sub };
-  } catch (caught) {
-    const err = asEvigradeError(caught);
-    // Not this submission's fault: stop the batch (reports so far stay; a re-run continues).
-    if (err.code === 'QUEUE_UNAVAILABLE') throw err;
-    return fail(sub, err);
+    const m = await measure(intake, rubric, expected, { scope, interactive: false, onStart: (where) => events.started?.(e.id, where) }, ports, signal);
+    // Killed by the interrupt: leave it for the re-run.
+    return signal.aborted && 'report' in m && m.report.status === 'error' ? null : m;
+  } catch (err) {
+    if (signal.aborted) return null;
+    throw err; // the queue is gone: stop the batch (reports so far stay; a re-run continues)
   }
 }
 
@@ -148,15 +144,11 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   // Judge calls overlap with sandbox work; this many may wait before the sandbox side pauses.
   const maxPending = Math.max(8, ports.queue.capacity * 4);
   const finish = async (e: Entry, g: Graded): Promise<void> => {
-    const fromDisk = 'reused' in g && g.reused;
-    const graded = 'det' in g ? await judgeReport(g.det, g.sub, rubric, ports) : g.report;
-    const report = withLms(graded, e.prepared?.lms);
+    const fromDisk = g.reused === true;
+    // A kept report is not a new grading; a new one is appended to the history after its file exists.
+    const keep = async (r: Report): Promise<void> => writeFileAtomic(join(opts.outDir, `${e.id}.json`), reportFileText(r));
+    const report = fromDisk && 'report' in g ? g.report : await conclude(g, rubric, ports, { requestedBy: 'cli', lms: e.prepared?.lms, keep });
     if (fromDisk) reused++;
-    else {
-      await writeFileAtomic(join(opts.outDir, `${e.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
-      // A kept report is not a new grading; a new one is appended to the history after its file exists.
-      await ports.history?.record(report, 'cli');
-    }
     reports.push(report);
     events.done(e.id, report, fromDisk);
   };
@@ -166,7 +158,7 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
     while (!signal.aborted && writeFailure === null && next < entries.length) {
       const e = entries[next++] as Entry;
       const g = await gradeEntry(e, rubric, expected, ports, opts, events, signal);
-      if (signal.aborted && 'report' in g && !g.reused && g.report.status === 'error') return; // killed by the interrupt: leave it for the re-run
+      if (g === null) return;
       const p: Promise<void> = finish(e, g)
         .catch((err: unknown) => void (writeFailure ??= err))
         .finally(() => judging.delete(p));
@@ -179,7 +171,6 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   await Promise.all(judging);
   if (writeFailure !== null) throw writeFailure;
   const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.queue.label, ports.now());
-  await writeFileAtomic(join(opts.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  await writeFileAtomic(join(opts.outDir, 'grades.csv'), gradesCsv(reports));
-  return { reports, graded: reports.length - reused, reused, interrupted: signal.aborted };
+  await writeBatchFiles(opts.outDir, summary, reports);
+  return { reports, summary, graded: reports.length - reused, reused, interrupted: signal.aborted };
 }

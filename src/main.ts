@@ -32,10 +32,10 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
   evigrade verify --history --db <postgres://…|folder>
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
-        [--queue redis://host:port]
+        [--queue redis://host:port] [--db <postgres://…|folder>]
   evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
   evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify]
-        [--diff A --diff B]
+        [--diff A --diff B] [--batches] [--export BATCH --out DIR]
 
   With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
   \`evigrade worker\` processes; reports are still written here, once.

@@ -1,9 +1,14 @@
 // The only place that knows stage order:
 // intake → collect (once per rubric) → sandboxed runs (resumed after a kill) →
 // interpretation → scores → evidence → report.
+import { randomUUID } from 'node:crypto';
 import { LANGUAGES } from './domain/languages.js';
 import type { AnalysisPort } from './adapters/analysis/pool.js';
 import type { JudgePort } from './judges/port.js';
+import type { HistoryStore } from './domain/history.js';
+import type { LmsIdentity } from './domain/lms.js';
+import type { GradeJob, GradeQueue } from './queue/port.js';
+import { withLms } from './stages/lms/submissions.js';
 import { finalize, skippedJudgement } from './stages/judgement.js';
 import type { Sandbox } from './adapters/sandbox/registry.js';
 import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
@@ -18,11 +23,10 @@ import { interpretRun, type ExpectedTest } from './stages/test-run.js';
 import { importedNames } from './stages/imports.js';
 import { isTsFile, jsName, transpileForJob } from './stages/typescript.js';
 
+/** What the deterministic part needs: it runs where the queue runs it (this process, or a worker). */
 export interface GradePorts {
   readonly sandbox: Sandbox;
   readonly analysis: AnalysisPort;
-  /** The LLM judge stage; null grades deterministically (the report says the judge was skipped). */
-  readonly judge: JudgePort | null;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
   /** Extra runs after a test takes the job down (each gets the full time limit). */
@@ -94,13 +98,8 @@ function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']
   };
 }
 
-/** Grades one submission, judge included. Student failures are data; only machine failures throw. */
-export async function gradeSubmission(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
-  return judgeReport(await gradeDeterministic(sub, rubric, expected, ports), sub, rubric, ports);
-}
-
 /** The judge stage on a deterministic report: asked, audited, blended, timed, and the Report built. */
-export async function judgeReport(det: DeterministicReport, sub: Submission, rubric: Rubric, ports: Pick<GradePorts, 'judge'>): Promise<Report> {
+export async function judgeReport(det: DeterministicReport, sub: Submission, rubric: Rubric, ports: Pick<GradingPorts, 'judge'>): Promise<Report> {
   const t0 = performance.now();
   const j = ports.judge ? await ports.judge.judge(det, sub, rubric) : skippedJudgement('no judge configured');
   return finalize({ ...det, timings: { ...det.timings, judgeMs: ms(t0), totalMs: (det.timings.totalMs ?? 0) + ms(t0) } }, j, rubric);
@@ -165,3 +164,63 @@ export function failedReport(...args: Parameters<typeof failedDeterministic>): R
 
 export const asEvigradeError = (e: unknown): EvigradeError =>
   isEvigradeError(e) ? e : new EvigradeError('INTERNAL', e instanceof Error ? e.message : String(e));
+
+/** Where one grading's parts run: the deterministic part on the queue, then the judge here, then the history. */
+export interface GradingPorts {
+  readonly queue: Pick<GradeQueue, 'grade' | 'label'>;
+  /** The LLM judge stage; null grades deterministically (the report says the judge was skipped). */
+  readonly judge: JudgePort | null;
+  /** Where every grading is also recorded, if anywhere. */
+  readonly history?: Pick<HistoryStore, 'record'> | null;
+  readonly now: () => Date;
+  readonly tools: Record<string, string>;
+}
+
+/** What intake made of a submission: the files to grade, or why it was rejected (with what is known of it). */
+export type Intake = { readonly submission: Submission; readonly rejected?: EvigradeError };
+
+/** The measured half of a grading: a deterministic report the judge has yet to see, or a finished report (rejected, or failed). */
+export type Measured = { readonly det: DeterministicReport; readonly sub: Submission } | { readonly report: Report };
+
+/** Not the submission's fault and not final: the caller keeps it unfinished and tries again (or stops). */
+const RETRY_LATER = new Set(['QUEUE_UNAVAILABLE', 'SHUTTING_DOWN']);
+/** Also the store being unreachable, for callers that keep results there: nothing to report, only to retry. */
+export const retryLater = (err: EvigradeError): boolean => RETRY_LATER.has(err.code) || err.code === 'STORE_UNAVAILABLE';
+
+/**
+ * Intake result → the deterministic part through the queue. A machine failure is the submission's error
+ * report in a batch; an interactive caller (POST /grade) gets it thrown, to answer with its status.
+ */
+export async function measure(intake: Intake, rubric: Rubric, expected: readonly ExpectedTest[], job: Pick<GradeJob, 'scope' | 'interactive' | 'onStart'>, ports: GradingPorts, signal?: AbortSignal): Promise<Measured> {
+  const fail = (err: EvigradeError): Measured => ({ report: failedReport(intake.submission, rubric, expected, err, { ...ports, backend: ports.queue.label }) });
+  if (intake.rejected) return fail(intake.rejected);
+  try {
+    return { det: await ports.queue.grade({ ...job, rubric, expected, submission: intake.submission }, signal), sub: intake.submission };
+  } catch (e) {
+    const err = asEvigradeError(e);
+    if (job.interactive || RETRY_LATER.has(err.code)) throw err;
+    return fail(err);
+  }
+}
+
+export interface Keeping {
+  /** Who asked, for the history: `cli`, or `api:<key id>`. */
+  readonly requestedBy: string;
+  readonly lms?: LmsIdentity | undefined;
+  /** Writes the report where the caller keeps it (a file, the batch store) before the history records it. */
+  readonly keep?: (report: Report) => Promise<void>;
+}
+
+/** The judge on what was measured, the Report built once, kept by the caller, then recorded in the history. */
+export async function conclude(m: Measured, rubric: Rubric, ports: GradingPorts, keeping: Keeping): Promise<Report> {
+  const report = withLms('det' in m ? await judgeReport(m.det, m.sub, rubric, ports) : m.report, keeping.lms);
+  await keeping.keep?.(report);
+  await ports.history?.record(report, keeping.requestedBy);
+  return report;
+}
+
+/** One submission from intake to history: the path every caller (CLI batch, HTTP batch, POST /grade) takes. */
+export async function gradeSubmission(intake: Intake, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradingPorts,
+  job: Pick<GradeJob, 'scope' | 'interactive' | 'onStart'> = { scope: randomUUID(), interactive: true }, keeping: Keeping = { requestedBy: 'cli' }, signal?: AbortSignal): Promise<Report> {
+  return conclude(await measure(intake, rubric, expected, job, ports, signal), rubric, ports, keeping);
+}

@@ -15,7 +15,8 @@ import { createSlots } from '../src/server/slots.js';
 import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
-import { collectExpected, gradeSubmission } from '../src/pipeline.js';
+import { collectExpected, gradeSubmission, type GradePorts } from '../src/pipeline.js';
+import type { ExpectedTest } from '../src/stages/test-run.js';
 import { createAnalysisPool, type AnalysisPort } from '../src/adapters/analysis/pool.js';
 import { canonicalJson, sha256 } from '../src/util/hash.js';
 
@@ -67,7 +68,12 @@ export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
 export async function gradeInline(backend: ProcessBackendId, rubric: Rubric, files: Record<string, string>): Promise<Report> {
   const sandbox = await sandboxFor(backend);
   const expected = await collectExpected(rubric, sandbox);
-  return gradeSubmission(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
+  return gradeLocally(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
+}
+
+/** The one grading path with the deterministic part in this process and no judge. */
+export function gradeLocally(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
+  return gradeSubmission({ submission: sub }, rubric, expected, { queue: createLocalQueue(ports, 1), judge: null, now: ports.now, tools: ports.tools });
 }
 
 /** Status per test name, the shape most assertions compare as a whole object. */
@@ -87,7 +93,7 @@ export async function leapService(): Promise<{ ports: BatchPorts; rubrics: Rubri
     },
     list: () => [loaded],
   };
-  const queue = createLocalQueue({ sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
+  const queue = createLocalQueue({ sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
   return { rubrics, ports: { queue, judge: null, now: () => new Date(), tools: {} } };
 }
 

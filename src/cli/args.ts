@@ -224,14 +224,20 @@ export interface HistoryArgs {
   readonly verify: boolean;
   /** Two grading ids to compare. */
   readonly diff: readonly [number, number] | null;
+  /** List the stored batches. */
+  readonly batches: boolean;
+  /** A stored batch to write back as files into `out`. */
+  readonly export: string | null;
+  readonly out: string | null;
 }
 
 export function parseHistoryArgs(argv: string[]): HistoryArgs {
   const { values, positionals } = parse(argv, {
     db: { type: 'string' }, config: { type: 'string' }, rubric: { type: 'string' }, submission: { type: 'string' }, flag: { type: 'string' },
-    verify: { type: 'boolean' }, diff: { type: 'string', multiple: true },
+    verify: { type: 'boolean' }, diff: { type: 'string', multiple: true }, batches: { type: 'boolean' }, export: { type: 'string' }, out: { type: 'string' },
   });
-  if (positionals.length > 0) usage(`history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify] [--diff A --diff B])`);
+  if (positionals.length > 0) usage(`history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify] [--diff A --diff B] [--batches] [--export BATCH --out DIR])`);
+  if ((typeof values.export === 'string') !== (typeof values.out === 'string')) usage('history: --export BATCH and --out DIR go together');
   const diff = values.diff as string[] | undefined;
   const ids = diff?.map(Number);
   if (ids && (ids.length !== 2 || !ids.every((n) => Number.isInteger(n) && n > 0))) usage(`history: --diff takes two grading ids (--diff 3 --diff 7), got ${diff?.join(', ')}`);
@@ -239,5 +245,6 @@ export function parseHistoryArgs(argv: string[]): HistoryArgs {
   return {
     db: str(values.db), config: str(values.config), rubric: str(values.rubric), submission: str(values.submission), flag: str(values.flag),
     verify: values.verify === true, diff: ids ? [ids[0] as number, ids[1] as number] : null,
+    batches: values.batches === true, export: str(values.export), out: str(values.out),
   };
 }

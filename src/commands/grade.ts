@@ -2,18 +2,21 @@
 import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
 import type { Download } from '../adapters/archive/download.js';
-import type { HistoryStore } from '../adapters/store/history.js';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { entryFileName } from '../adapters/fs/intake.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import { gradeBatch, listEntries, type BatchPorts } from '../batch.js';
+import { gradeBatch, listEntries, type BatchPorts, type BatchResult } from '../batch.js';
 import { EvigradeError } from '../domain/errors.js';
 import { parseGradeArgs, type GradeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { progressReporter } from '../cli/progress.js';
 import { judgeFor, tools, withGrading } from './shared.js';
+import type { Store } from './store.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
@@ -31,18 +34,31 @@ export async function run(argv: string[]): Promise<number> {
   const url = args.queueUrl ?? config.queue.url;
   const dbAt = args.db ?? config.db.url;
   // Opened (and migrated) before any grading: a wrong database fails the run at once, not after the batch.
-  const history = dbAt ? await (await import('../adapters/store/history.js')).openHistory(dbAt) : null;
-  if (history) log.info({ history: history.label }, 'recording the grading history');
+  const store = dbAt ? await (await import('./store.js')).openStore(dbAt) : null;
+  if (store) log.info({ history: store.label }, 'recording the grading history');
   try {
-    return await gradeWith(args, rubric, config, url, history, log, tty, download);
+    return await gradeWith(args, rubric, config, url, store, log, tty, download);
   } finally {
-    await history?.close();
+    await store?.close();
   }
 }
 
+/** With --db the batch is recorded too, its reports exactly as written, so `history --export` gives these files back. */
+async function recordBatch(store: Store, rubric: Rubric, res: BatchResult, out: string, label: string, createdAt: Date): Promise<string> {
+  const id = `cli-${randomBytes(8).toString('hex')}`;
+  const ids = res.reports.map((r) => r.submission.id).sort();
+  const reports = await Promise.all(ids.map(async (sub) => ({ id: sub, text: await readFile(join(out, `${sub}.json`), 'utf8') })));
+  await store.batches.recordCli({
+    id, origin: 'cli', rubricId: rubric.spec.id, rubricSha: rubric.sha256, requestedBy: 'cli', createdAt: createdAt.toISOString(), total: reports.length, label, summarisedAt: res.summary.generatedAt,
+  }, reports);
+  return id;
+}
+
 async function gradeWith(
-  args: GradeArgs, rubric: Rubric, config: Config, url: string | null, history: HistoryStore | null, log: Logger, tty: boolean, download: Download | null,
+  args: GradeArgs, rubric: Rubric, config: Config, url: string | null, store: Store | null, log: Logger, tty: boolean, download: Download | null,
 ): Promise<number> {
+  const history = store?.history ?? null;
+  const createdAt = new Date();
   // Ctrl-C: stop starting submissions and kill the in-process jobs (a queue's jobs finish on their workers; a re-run collects them).
   const controller = new AbortController();
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log, signal: controller.signal }, async (queue) => {
@@ -58,6 +74,7 @@ async function gradeWith(
       const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
       const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
       progress.stop();
+      if (store && !res.interrupted) log.info({ batch: await recordBatch(store, rubric, res, args.out, queue.label, createdAt) }, 'batch recorded in the store');
       // The same counts as summary.json (by status), then how many were processed now or kept.
       const by = (s: string): number => res.reports.filter((r) => r.status === s).length;
       const errored = by('error');

@@ -2,17 +2,17 @@
 import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../domain/config.js';
-import type { HistoryStore } from '../domain/history.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import type { BatchPorts } from '../batch.js';
 import { parseServeArgs, type ServeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
 import { buildApp } from '../http/app.js';
-import { createBatchService } from '../server/batches.js';
-import { loadRubricStore } from '../server/rubric-store.js';
-import { createSlots } from '../server/slots.js';
+import { createBatchService, type BatchService } from '../server/batches.js';
+import { loadRubricStore, type RubricStore } from '../server/rubric-store.js';
+import { createSlots, type Slots } from '../server/slots.js';
 import { judgeFor, tools, withGrading } from './shared.js';
+import { openStore, type Store } from './store.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseServeArgs(argv, Math.max(1, availableParallelism()));
@@ -21,20 +21,28 @@ export async function run(argv: string[]): Promise<number> {
   const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
   const url = args.queueUrl ?? config.queue.url;
   const dbAt = args.db ?? config.db.url;
-  const history = dbAt ? await (await import('../adapters/store/history.js')).openHistory(dbAt) : null;
+  const store = dbAt ? await openStore(dbAt) : null;
   try {
-    return await serveWith(args, config, url, history, log);
+    return await serveWith(args, config, url, store, log);
   } finally {
-    await history?.close();
+    await store?.close();
   }
 }
 
-async function serveWith(args: ServeArgs, config: Config, url: string | null, history: HistoryStore | null, log: Logger): Promise<number> {
+/** Batches in the store when there is one (replicas share them), else in the data directory (one server per directory). */
+async function batchService(args: ServeArgs, config: Config, store: Store | null, parts: { rubrics: RubricStore; slots: Slots; ports: BatchPorts; log: Logger }): Promise<BatchService & { close?: () => Promise<void> }> {
+  if (!store) return createBatchService(args.data, parts.rubrics, parts.slots, parts.ports, parts.log);
+  const { createStoredBatchService } = await import('../server/stored-batches.js');
+  return createStoredBatchService(store.batches, parts.rubrics, parts.slots, { ...parts.ports, history: null }, parts.log, config.db.lease_ms);
+}
+
+async function serveWith(args: ServeArgs, config: Config, url: string | null, store: Store | null, log: Logger): Promise<number> {
+  const history = store?.history ?? null;
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
     const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
     const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), history, now: () => new Date(), tools: tools() };
     const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
-    const batches = createBatchService(args.data, rubrics, slots, ports, log);
+    const batches = await batchService(args, config, store, { rubrics, slots, ports, log });
     const app = await buildApp({
       rubrics, slots, batches, ports, history, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
       judgeInfo: () => ({ ...ports.judge?.describe(), hfToken: Boolean(process.env.HF_TOKEN) }),
@@ -45,7 +53,7 @@ async function serveWith(args: ServeArgs, config: Config, url: string | null, hi
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         log.info('draining: no new work, finishing what runs');
-        void slots.drain().then(() => app.close()).then(resolve, resolve);
+        void slots.drain().then(() => app.close()).then(() => batches.close?.()).then(resolve, resolve);
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

@@ -74,7 +74,7 @@ export async function withSandbox<T>(
   // file in ≈ 5 ms while that submission's sandbox job takes ≈ 0.1 s: one thread per LINT_JOBS jobs keeps up.
   const threads = Math.max(1, Math.min(availableParallelism(), Math.ceil(concurrency / LINT_JOBS)));
   const analysis = createAnalysisPool({ threads });
-  const ports: GradePorts = { sandbox, analysis, judge: null, now: () => new Date(), tools: tools(), maxResumes: 2 };
+  const ports: GradePorts = { sandbox, analysis, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);
   } finally {

@@ -50,9 +50,12 @@ export const ConfigSchema = z
       .object({ docker_pool: z.number().int().min(0).max(32).default(2) })
       .strict()
       .prefault({}),
-    /** The grading history: a postgres:// URL, or a folder for the embedded Postgres (PGlite); null keeps files only. */
+    /**
+     * The store: a postgres:// URL, or a folder for the embedded Postgres (PGlite); null keeps files only. With it,
+     * `serve` keeps batches there; a replica holds a submission for `lease_ms` at a time, renewed while it grades.
+     */
     db: z
-      .object({ url: z.string().min(1).nullable().default(null) })
+      .object({ url: z.string().min(1).nullable().default(null), lease_ms: z.number().int().min(1000).max(600_000).default(30_000) })
       .strict()
       .prefault({}),
     /** Bearer API keys for `evigrade serve` (EVIGRADE_API_KEYS adds more). */

@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeOutputDir, writeFileAtomic } from '../adapters/fs/atomic.js';
+import { makeOutputDir, writeBatchFiles, writeFileAtomic } from '../adapters/fs/atomic.js';
+import type { StoredBatch } from '../domain/batches.js';
 import { EvigradeError } from '../domain/errors.js';
 import { ReportSchema, SummarySchema, type Report, type Summary } from '../domain/report.js';
-import { gradesCsv } from '../stages/summary.js';
+import { gradesCsv, summarise } from '../stages/summary.js';
 import { gradescopeResults, prairielearnResults } from './exports.js';
 import { renderHtml } from './html.js';
 
@@ -36,4 +37,17 @@ export async function writeExports(dir: string, reports: readonly Report[], summ
       await writeFileAtomic(join(dir, kind, r.submission.id, 'results.json'), `${JSON.stringify(data, null, 2)}\n`);
     }
   }
+}
+
+/**
+ * A stored batch back as the CLI's files: each report exactly as it was kept, and summary.json and grades.csv
+ * computed again from them with the batch's own summary time (so they match the CLI's byte for byte).
+ */
+export async function exportBatch(dir: string, batch: StoredBatch, texts: readonly string[]): Promise<Report[]> {
+  if (texts.length < batch.total || batch.summarisedAt === null) throw new EvigradeError('NOT_FOUND', `batch ${batch.id} is not finished (${texts.length} of ${batch.total} results)`);
+  await makeOutputDir(dir);
+  const reports = texts.map((t) => ReportSchema.parse(JSON.parse(t)));
+  for (const [i, r] of reports.entries()) await writeFileAtomic(join(dir, `${r.submission.id}.json`), texts[i] as string);
+  await writeBatchFiles(dir, summarise(reports, { id: batch.rubricId, sha256: batch.rubricSha }, batch.label, new Date(batch.summarisedAt)), reports);
+  return reports;
 }

@@ -2,31 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../adapters/fs/atomic.js';
+import { reportFileText, writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchStatus } from '../domain/api.js';
 import { EvigradeError, type ErrorCode } from '../domain/errors.js';
 import type { LmsIdentity } from '../domain/lms.js';
-import { ReportSchema, type DeterministicReport, type Report, type Summary } from '../domain/report.js';
-import { emptySubmission, type Submission } from '../domain/submission.js';
+import type { BatchEvent, StoredInput } from '../domain/batches.js';
+
+export type { BatchEvent };
+import { ReportSchema, type Report, type Summary } from '../domain/report.js';
+import { emptySubmission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
-import { asEvigradeError, failedReport, judgeReport } from '../pipeline.js';
+import { asEvigradeError, failedReport, gradeSubmission, retryLater, type GradingPorts, type Intake, type Keeping } from '../pipeline.js';
+import type { Rubric } from '../domain/rubric.js';
 import { intake, intakeRules, mapEntries } from '../stages/intake.js';
-import { withLms } from '../stages/lms/submissions.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
 import type { Logger } from 'pino';
-
-export interface BatchEvent {
-  readonly type: 'started' | 'submission' | 'done';
-  readonly submission?: string;
-  /** `started`: where it runs (the backend, or `<host>:<pid> (backend)` for a queue worker). */
-  readonly where?: string;
-  readonly status?: string;
-  readonly final?: number;
-  readonly done: number;
-  readonly total: number;
-}
+import type { ExpectedTest } from '../stages/test-run.js';
 
 interface Manifest {
   readonly id: string;
@@ -38,22 +31,16 @@ interface Manifest {
 }
 
 /** One submission as stored: its files (intake applied again when graded), or the intake error that rejects it. */
-export interface StoredSubmission {
-  readonly id: string;
-  /** The submission's own name when it differs from the id. */
-  readonly name?: string;
-  readonly files: Record<string, string>;
-  /** Entries an archive held that intake kept out (node_modules...), listed in the report. */
-  readonly ignored?: readonly string[];
-  readonly error?: { code: ErrorCode; message: string } | null;
-  readonly lms?: LmsIdentity;
-}
+export type StoredSubmission = { readonly id: string } & Omit<StoredInput, 'error'> & { readonly error?: StoredInput['error'] };
 
 /** A batch as stored: each submission's files, or the intake error that rejects it. */
 export interface BatchInput {
   readonly rubric: string;
   readonly submissions: readonly StoredSubmission[];
 }
+
+/** What is kept of a submission until it is graded. */
+export const storedInput = (s: StoredSubmission): StoredInput => ({ name: s.name, files: s.files, ignored: s.ignored, error: s.error ?? null, lms: s.lms });
 
 export interface BatchService {
   create(req: BatchInput, requestedBy: string): Promise<BatchStatus>;
@@ -74,7 +61,26 @@ const QUEUE_RETRY_MS = 30_000;
  * its report file exists, so after a restart exactly the missing ones run.
  */
 /** Where background failures go: a batch runs after its request has been answered, so nobody else would hear of them. */
-export type BatchLog = Pick<Logger, 'warn' | 'error'>;
+export type BatchLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** A stored submission through intake. */
+function intakeOf(sub: string, input: StoredInput, rubric: Rubric): Intake {
+  try {
+    if (input.error) throw new EvigradeError(input.error.code, input.error.message);
+    const checked = intake(sub, mapEntries(input.files), intakeRules(rubric), input.name);
+    return { submission: { ...checked, ignored: [...(input.ignored ?? []), ...checked.ignored] } };
+  } catch (e) {
+    return { submission: emptySubmission(sub, input.name), rejected: asEvigradeError(e) };
+  }
+}
+
+/**
+ * One stored batch submission graded through the one path (intake → queue → judge → kept → history). A draining
+ * server or a lost queue throws (SHUTTING_DOWN, QUEUE_UNAVAILABLE): the submission stays unfinished, graded later.
+ */
+export function gradeStored(batch: string, sub: string, input: StoredInput, loaded: { rubric: Rubric; expected: readonly ExpectedTest[] }, ports: GradingPorts, keeping: Keeping, onStart: (where: string) => void): Promise<Report> {
+  return gradeSubmission(intakeOf(sub, input, loaded.rubric), loaded.rubric, loaded.expected, ports, { scope: batch, interactive: false, onStart }, keeping);
+}
 
 export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: BatchPorts, log: BatchLog): BatchService {
   const root = join(dataDir, 'batches');
@@ -102,30 +108,26 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
   };
 
   async function gradeOne(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
-    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as Omit<StoredSubmission, 'id'>;
-    return withLms(await gradeInput(m, sub, input, onStart), input.lms);
+    const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as StoredInput;
+    const keep = (r: Report): Promise<void> => writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(r));
+    return gradeStored(m.id, sub, input, rubrics.get(m.rubric), { ...ports, queue: { label: ports.queue.label, grade: (j) => slots.runLater(() => ports.queue.grade(j)) } },
+      { requestedBy: `api:${m.requestedBy ?? 'unknown'}`, lms: input.lms, keep }, onStart);
   }
 
-  async function gradeInput(m: Manifest, sub: string, input: Omit<StoredSubmission, 'id'>, onStart: (where: string) => void): Promise<Report> {
-    const { rubric, expected } = rubrics.get(m.rubric);
-    let submission: Submission;
+  /** A failure that is not "try later" becomes the submission's error report, so its batch ends; logged either way. */
+  async function gradeOrFail(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
     try {
-      if (input.error) throw new EvigradeError(input.error.code, input.error.message);
-      const checked = intake(sub, mapEntries(input.files), intakeRules(rubric), input.name);
-      submission = { ...checked, ignored: [...(input.ignored ?? []), ...checked.ignored] };
-    } catch (e) {
-      return failedReport(emptySubmission(sub, input.name), rubric, expected, asEvigradeError(e), { ...ports, backend: ports.queue.label });
-    }
-    let det: DeterministicReport;
-    try {
-      det = await slots.runLater(() => ports.queue.grade({ scope: m.id, rubric, expected, submission, interactive: false, onStart }));
+      return await gradeOne(m, sub, onStart);
     } catch (e) {
       const err = asEvigradeError(e);
-      // Draining, or the queue is gone: the submission stays unfinished on disk and is graded later.
-      if (err.code === 'SHUTTING_DOWN' || err.code === 'QUEUE_UNAVAILABLE') throw err;
-      return failedReport(submission, rubric, expected, err, { ...ports, backend: ports.queue.label });
+      if (retryLater(err)) throw err;
+      log.error({ batch: m.id, submission: sub, code: err.code, err: err.message }, 'submission failed');
+      const { rubric, expected } = rubrics.get(m.rubric);
+      const report = failedReport(emptySubmission(sub), rubric, expected, err, { ...ports, backend: ports.queue.label });
+      // If even this cannot be written (a full disk), run() logs it and the submission stays unfinished.
+      await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(report));
+      return report;
     }
-    return judgeReport(det, submission, rubric, ports);
   }
 
   async function run(m: Manifest): Promise<void> {
@@ -138,9 +140,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let done = m.submissions.length - missing.length;
       for (const sub of missing) {
         pending.push(
-          gradeOne(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then(async (report) => {
-            await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), `${JSON.stringify(report, null, 2)}\n`);
-            await ports.history?.record(report, `api:${m.requestedBy ?? 'unknown'}`);
+          gradeOrFail(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then((report) => {
             done++;
             bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });
           }),
@@ -185,7 +185,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       await mkdir(join(root, id, 'input'), { recursive: true });
       await mkdir(join(root, id, 'reports'), { recursive: true });
       for (const s of req.submissions) {
-        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify({ name: s.name, files: s.files, ignored: s.ignored, error: s.error ?? null, lms: s.lms }));
+        await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify(storedInput(s)));
       }
       const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id), requestedBy };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));
@@ -215,7 +215,7 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let queued = 0;
       for (const id of await readdir(root).catch(() => [] as string[])) {
         if (!ID.test(id)) continue;
-        const m = await manifest(id).catch(() => null);
+        const m = await manifest(id).catch((e: unknown) => void log.error({ batch: id, err: asEvigradeError(e).message }, 'batch manifest unreadable; batch skipped'));
         if (!m) continue;
         const st = await status(id);
         queued += st.total - st.done;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { openSandbox } = await import(join(ROOT, 'dist/adapters/sandbox/registry.js'));
 const { buildRubric } = await import(join(ROOT, 'dist/adapters/fs/rubric-loader.js'));
-const { collectExpected, gradeSubmission } = await import(join(ROOT, 'dist/pipeline.js'));
+const { collectExpected, gradeDeterministic } = await import(join(ROOT, 'dist/pipeline.js'));
 const { createAnalysisPool } = await import(join(ROOT, 'dist/adapters/analysis/pool.js'));
 const { sha256, canonicalJson } = await import(join(ROOT, 'dist/util/hash.js'));
 
@@ -24,13 +24,13 @@ const sandbox = await openSandbox('unshare', join(ROOT, 'sandbox', 'dist'));
 const analysis = createAnalysisPool({ threads: 1 });
 const expected = await collectExpected(rubric, sandbox);
 process.stdout.write('ready\n');
-const ports = { sandbox, analysis, judge: null, now: () => new Date(0), tools: {}, maxResumes: 0 };
+const ports = { sandbox, analysis, now: () => new Date(0), tools: {}, maxResumes: 0 };
 await Promise.all(Array.from({ length: jobs }, async (_, i) => {
   // An open hold.marker tells the test process, from outside (/proc/<pid>/fd), that this job has reached "hold".
   const sol = `module.exports = { probe: () => process.getuid(), hold: () => { require('fs').openSync('/job/sub/hold.marker', 'r'); return new Promise(() => {}); } }; // ${i}`;
   const files = [file('solution.js', sol), file('hold.marker', '')];
   const sub = { id: `s${i}`, files, ignored: [], sha256: sha256(canonicalJson(files.map((f) => [f.path, f.sha256]))) };
-  const report = await gradeSubmission(sub, rubric, expected, ports);
+  const report = await gradeDeterministic(sub, rubric, expected, ports);
   process.stdout.write(`${JSON.stringify(report.tests.map((t) => [t.name, t.status, t.message]))}\n`);
 }));
 await analysis.close();

@@ -24,7 +24,7 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
     expect(await withLabel('evigrade.sandbox')).not.toContain(orphan.id);
     const rubric = inlineRubric({ 'x.test.js': "const { f } = require('./solution'); test('f', () => expect(f()).toBe(1));" });
     const report = await gradeDeterministic(inlineSubmission({ 'solution.js': 'module.exports = { f: () => 1 };' }), rubric, await collectExpected(rubric, sb), {
-      sandbox: sb, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 0,
+      sandbox: sb, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 0,
     });
     expect([report.sandbox.backend, report.tests.map((t) => t.status)]).toEqual(['docker', ['passed']]);
     // The pids cgroup that keeps a container's record of refused forks is gone once the run is read: what is left

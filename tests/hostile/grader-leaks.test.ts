@@ -47,7 +47,7 @@ describe('type checking over POST /grade', () => {
 
   it("reports host files as not found and nothing of them: the grader's package.json, a planted secret, /etc/passwd, a triple-slash reference", async () => {
     const sandbox = await sandboxFor(await firstBackend());
-    const ports = { queue: createLocalQueue({ sandbox, analysis: analysisPool(), judge: null, now: () => new Date(), tools: {}, maxResumes: 0 }, 1), judge: null, now: () => new Date(), tools: {} };
+    const ports = { queue: createLocalQueue({ sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 0 }, 1), judge: null, now: () => new Date(), tools: {} };
     const slots = createSlots(1, 4);
     const app = await buildApp({
       rubrics, slots, ports, apiKeys: [KEY], ratePerMinute: 1000, logger: false,

@@ -112,7 +112,7 @@ describe('determinism: the same grades idle and at a quarter of a core under loa
 
   it('every report of the slow run verifies, hashes and scores, and against a re-run of its inputs', async () => {
     const sandbox = await sandboxFor('bwrap');
-    const ports = { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(0), tools: {}, maxResumes: 2 };
+    const ports = { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: {}, maxResumes: 2 };
     const problems: string[] = [];
     for (const id of RUBRICS) {
       const rubric = await loadRubric(rubricOf(id));

@@ -1,7 +1,7 @@
 // The grading history in a real database: embedded Postgres (PGlite) in a folder, and a real Postgres server.
 // Every grading is a new row; regrades never overwrite; the hash chain detects an edited or removed row.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,10 +101,46 @@ describe.each(Object.keys(stores))('grading history (%s)', (kind) => {
     await sql.exec('insert into evigrade_schema (version) values (99)');
     await sql.close();
     const err = await openHistory(where).catch((e: unknown) => e as EvigradeError);
-    expect([err instanceof EvigradeError && err.code, (err as Error).message.includes('the history schema is version 99, newer than this evigrade knows (1)')]).toEqual(['STORE_SCHEMA', true]);
+    expect([err instanceof EvigradeError && err.code, (err as Error).message.includes('the history schema is version 99, newer than this evigrade knows (2)')]).toEqual(['STORE_SCHEMA', true]);
     if (kind === 'postgres') {
       const gone = await cli(['history', '--db', 'postgres://u:hunter2-secret@127.0.0.1:1/x']);
       expect([gone.code, gone.stderr.startsWith('evigrade: error STORE_UNAVAILABLE: cannot reach the database at postgres://u:***@127.0.0.1:1/x'), gone.stderr.includes('hunter2')]).toEqual([4, true, false]);
     }
   }, 120_000);
+});
+
+const files = (dir: string): Record<string, string> => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+
+// A batch recorded in the store (grade --db) comes back as the CLI's own files, byte for byte; verify passes on them.
+describe('history --export (embedded Postgres)', () => {
+  it('gives back a grade --db run as its files, byte for byte, and verify passes on them', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'evigrade-export-'));
+    const [subs, out, back, db] = ['subs', 'out', 'back', 'db'].map((d) => join(base, d)) as [string, string, string, string];
+    mkdirSync(join(subs, 'ada'), { recursive: true });
+    writeFileSync(join(subs, 'ada', 'leap.js'), 'export const isLeap = (y) => y % 4 === 0;\n');
+    writeFileSync(join(subs, 'bo.js'), 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n');
+    // Rejected at intake: still a report, and exported like the others.
+    mkdirSync(join(subs, 'cy'));
+    writeFileSync(join(subs, 'cy', 'leap.exe'), 'MZ');
+    const graded = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--no-llm', '--db', db]);
+    expect(graded.code, graded.stderr).toBe(0);
+    const batch = graded.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg?: string; batch?: string }).find((l) => l.msg === 'batch recorded in the store')?.batch;
+    expect(batch).toMatch(/^cli-[0-9a-f]{16}$/);
+
+    const listed = await cli(['history', '--db', db, '--batches']);
+    expect(listed.stdout).toContain(`${batch as string}  `);
+    const exported = await cli(['history', '--db', db, '--export', batch as string, '--out', back]);
+    expect([exported.code, exported.stdout.trim()]).toEqual([0, `3 report(s), summary.json and grades.csv -> ${back}`]);
+    const [want, got] = [files(out), files(back)];
+    expect(Object.keys(got)).toEqual(['ada.json', 'bo.json', 'cy.json', 'grades.csv', 'summary.json']);
+    expect(got).toEqual(want);
+    expect((JSON.parse(got['cy.json'] as string) as { status: string }).status).toBe('rejected');
+    for (const r of ['ada.json', 'bo.json', 'cy.json']) {
+      const v = await cli(['verify', join(back, r)]);
+      expect([r, v.code], v.stdout + v.stderr).toEqual([r, 0]);
+    }
+
+    const missing = await cli(['history', '--db', db, '--export', 'cli-0000000000000000', '--out', join(base, 'none')]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([2, `evigrade: error NOT_FOUND: history: no batch "cli-0000000000000000" in ${db}`]);
+  }, 300_000);
 });

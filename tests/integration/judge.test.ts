@@ -38,7 +38,7 @@ afterAll(() => fake.close());
 async function gradeFiles(files: Record<string, string>): Promise<DeterministicReport> {
   const sandbox = await sandboxFor(backend);
   const expected = await collectExpected(rubric, sandbox);
-  return gradeDeterministic(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(0), tools: {}, maxResumes: 2 });
+  return gradeDeterministic(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: {}, maxResumes: 2 });
 }
 
 function port(models: string[], extra: Partial<JudgeSetup> = {}, cacheDir = mkdtempSync(join(tmpdir(), 'evigrade-judgecache-'))) {

@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
-import { collectExpected, gradeSubmission } from '../../src/pipeline.js';
-import { analysisPool, firstBackend, inlineRubric, inlineSubmission, ROOT, sandboxFor } from '../helpers.js';
+import { collectExpected } from '../../src/pipeline.js';
+import { analysisPool, firstBackend, gradeLocally, inlineRubric, inlineSubmission, ROOT, sandboxFor } from '../helpers.js';
 
 const CORPUS = join(ROOT, 'tests', 'python-agreement');
 interface Recorded {
@@ -62,7 +62,7 @@ describe.each(exercises)('agreement with real pytest: %s', (exercise) => {
     collected ??= await collectExpected(rubric, sandbox);
     const sdir = join(dir, 'solutions', variant);
     const files = Object.fromEntries(readdirSync(sdir).map((f) => [f, readFileSync(join(sdir, f), 'utf8')]));
-    const report = await gradeSubmission(inlineSubmission(files, variant), rubric, collected, { sandbox, analysis: analysisPool(), judge: null, now: () => new Date(0), tools: {}, maxResumes: 2 });
+    const report = await gradeLocally(inlineSubmission(files, variant), rubric, collected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: {}, maxResumes: 2 });
     const diff = differences(report, expected[`${exercise}/${variant}`] as Recorded);
     tally.tests += report.tests.length;
     tally.agreeing += report.tests.filter((t) => !diff.some((d) => d.startsWith(`${t.name}: `))).length;

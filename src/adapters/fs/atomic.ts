@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EvigradeError } from '../../domain/errors.js';
+import type { Report, Summary } from '../../domain/report.js';
+import { gradesCsv } from '../../stages/summary.js';
 
 /** A failed write is the machine's, not the submission's: OUTPUT_FAILED naming the path and the system's reason (a full disk, a read-only mount). */
 function outputFailed(path: string, e: unknown): EvigradeError {
@@ -29,4 +31,13 @@ export async function makeOutputDir(path: string): Promise<void> {
   } catch (e) {
     throw outputFailed(path, e);
   }
+}
+
+/** A report as its file holds it (the CLI's, the HTTP batches' and an export's: byte for byte the same). */
+export const reportFileText = (r: unknown): string => `${JSON.stringify(r, null, 2)}\n`;
+
+/** A batch's `summary.json` and `grades.csv`, beside its reports. */
+export async function writeBatchFiles(dir: string, summary: Summary, reports: readonly Report[]): Promise<void> {
+  await writeFileAtomic(join(dir, 'summary.json'), reportFileText(summary));
+  await writeFileAtomic(join(dir, 'grades.csv'), gradesCsv(reports));
 }

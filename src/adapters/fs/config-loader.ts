@@ -46,7 +46,7 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     if (!pool.success || env.EVIGRADE_DOCKER_POOL.trim() === '') throw new EvigradeError('CONFIG_INVALID', `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${env.EVIGRADE_DOCKER_POOL}"`);
     config.sandbox = { docker_pool: pool.data };
   }
-  if (env.EVIGRADE_DB) config.db = { url: env.EVIGRADE_DB };
+  if (env.EVIGRADE_DB) config.db = { ...config.db, url: env.EVIGRADE_DB };
   const envKeys = (env.EVIGRADE_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   config.api_keys = [...config.api_keys, ...envKeys];
   return Object.freeze(config);

@@ -42,8 +42,38 @@ function where(filter: HistoryFilter): { clause: string; params: unknown[] } {
 
 const COLUMNS = 'id, rubric_id, rubric_sha, submission_id, submission_sha, status, final, flags, evidence_hash, report_sha, judge_model, requested_by, graded_at, prev_hash, row_hash';
 
-/** Opens (and migrates) the history at `where`: a `postgres://` URL, or a folder for the embedded Postgres. */
-export async function openHistory(location: string): Promise<HistoryStore> {
+type Tx = Pick<Sql, 'query'>;
+
+/** Appends one grading to its chain inside the caller's transaction (a batch result and its history row commit together). */
+export async function appendGrading(tx: Tx, report: Report, requestedBy: string): Promise<Grading> {
+  const reportSha = sha256(canonicalJson(report));
+  // Serialises appends to one chain (two replicas regrading one submission at once).
+  await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${report.rubric.id}/${report.submission.id}`]);
+  const [prev] = await tx.query<{ row_hash: string }>(
+    'select row_hash from evigrade_gradings where rubric_id = $1 and submission_id = $2 order by id desc limit 1', [report.rubric.id, report.submission.id]);
+  const row = {
+    rubric_id: report.rubric.id, rubric_sha: report.rubric.sha256, submission_id: report.submission.id, submission_sha: report.submission.sha256,
+    status: report.status, final: report.scores.final, flags: report.flags.map((f) => f.code), evidence_hash: report.evidence.hash,
+    report_sha: reportSha, judge_model: report.judge.model, requested_by: requestedBy, graded_at: report.generatedAt, prev_hash: prev?.row_hash ?? null,
+  };
+  const hash = rowHash(row);
+  const [inserted] = await tx.query<Row>(
+    `insert into evigrade_gradings (rubric_id, rubric_sha, submission_id, submission_sha, status, final, flags, evidence_hash, report, report_sha,
+       backend, judge_model, tools, requested_by, graded_at, prev_hash, row_hash)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) returning ${COLUMNS}`,
+    [row.rubric_id, row.rubric_sha, row.submission_id, row.submission_sha, row.status, row.final, row.flags, row.evidence_hash, JSON.stringify(report),
+      reportSha, report.sandbox.backend, row.judge_model, JSON.stringify(report.tools), requestedBy, row.graded_at, row.prev_hash, hash]);
+  return toGrading(inserted as Row);
+}
+
+/** A store failure as the one error code, naming the store and what was being done. */
+export const storeError = (sql: Pick<Sql, 'label'>, what: string) => (e: unknown): never => {
+  if (e instanceof EvigradeError) throw e;
+  throw new EvigradeError('STORE_UNAVAILABLE', `${sql.label}: ${what}: ${(e as Error).message}`);
+};
+
+/** Opens (and migrates) the store at `location`: a `postgres://` URL, or a folder for the embedded Postgres. */
+export async function openMigrated(location: string): Promise<Sql> {
   const sql: Sql = await openSql(location);
   try {
     await migrate(sql);
@@ -51,33 +81,21 @@ export async function openHistory(location: string): Promise<HistoryStore> {
     await sql.close();
     throw e;
   }
+  return sql;
+}
+
+/** Opens (and migrates) the history at `location` on its own connection (the CLI's). */
+export async function openHistory(location: string): Promise<HistoryStore> {
+  const sql = await openMigrated(location);
+  return { ...historyOver(sql), close: () => sql.close() };
+}
+
+/** The history over an open store; closing is the store owner's. */
+export function historyOver(sql: Sql): Omit<HistoryStore, 'close'> {
   return {
     label: sql.label,
-    async record(report, requestedBy) {
-      const reportSha = sha256(canonicalJson(report));
-      return sql.transaction(async (tx): Promise<Grading> => {
-        // Serialises appends to one chain (two replicas regrading one submission at once).
-        await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`${report.rubric.id}/${report.submission.id}`]);
-        const [prev] = await tx.query<{ row_hash: string }>(
-          'select row_hash from evigrade_gradings where rubric_id = $1 and submission_id = $2 order by id desc limit 1', [report.rubric.id, report.submission.id]);
-        const row = {
-          rubric_id: report.rubric.id, rubric_sha: report.rubric.sha256, submission_id: report.submission.id, submission_sha: report.submission.sha256,
-          status: report.status, final: report.scores.final, flags: report.flags.map((f) => f.code), evidence_hash: report.evidence.hash,
-          report_sha: reportSha, judge_model: report.judge.model, requested_by: requestedBy, graded_at: report.generatedAt, prev_hash: prev?.row_hash ?? null,
-        };
-        const hash = rowHash(row);
-        const [inserted] = await tx.query<Row>(
-          `insert into evigrade_gradings (rubric_id, rubric_sha, submission_id, submission_sha, status, final, flags, evidence_hash, report, report_sha,
-             backend, judge_model, tools, requested_by, graded_at, prev_hash, row_hash)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) returning ${COLUMNS}`,
-          [row.rubric_id, row.rubric_sha, row.submission_id, row.submission_sha, row.status, row.final, row.flags, row.evidence_hash, JSON.stringify(report),
-            reportSha, report.sandbox.backend, row.judge_model, JSON.stringify(report.tools), requestedBy, row.graded_at, row.prev_hash, hash]);
-        return toGrading(inserted as Row);
-      }).catch((e: unknown) => {
-        if (e instanceof EvigradeError) throw e;
-        throw new EvigradeError('STORE_UNAVAILABLE', `${sql.label}: cannot record the grading of ${report.rubric.id}/${report.submission.id}: ${(e as Error).message}`);
-      });
-    },
+    record: (report, requestedBy) => sql.transaction((tx) => appendGrading(tx, report, requestedBy))
+      .catch(storeError(sql, `cannot record the grading of ${report.rubric.id}/${report.submission.id}`)),
     async list(filter = {}) {
       const w = where(filter);
       return (await sql.query<Row>(`select ${COLUMNS} from evigrade_gradings ${w.clause} order by rubric_id, submission_id, id`, w.params)).map(toGrading);
@@ -103,6 +121,5 @@ export async function openHistory(location: string): Promise<HistoryStore> {
       if (!r) return null;
       return (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as Report;
     },
-    close: () => sql.close(),
   };
 }

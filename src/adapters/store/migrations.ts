@@ -36,6 +36,41 @@ create trigger evigrade_gradings_append_only before update or delete on evigrade
   for each row execute function evigrade_append_only();
 `,
   },
+  {
+    version: 2,
+    sql: `
+-- Batches shared by every serve replica (and CLI batches recorded for export). A submission is claimed by one
+-- replica at a time (lease_owner until lease_until, renewed while it runs); a lease that runs out is taken over.
+create table evigrade_batches (
+  id text primary key,
+  origin text not null,
+  rubric_id text not null,
+  rubric_sha text not null,
+  requested_by text not null,
+  created_at timestamptz not null,
+  total integer not null,
+  -- The backend a summary names when no report does, and (CLI batches) the summary's own time, for export.
+  label text not null,
+  summarised_at timestamptz
+);
+create table evigrade_batch_submissions (
+  batch_id text not null references evigrade_batches (id),
+  submission_id text not null,
+  ord integer not null,
+  input jsonb,
+  -- The report as its file holds it (text: jsonb would reorder its keys, and exports are byte for byte).
+  report text,
+  status text,
+  final double precision,
+  grading_id bigint references evigrade_gradings (id),
+  lease_owner text,
+  lease_until timestamptz,
+  done_at timestamptz,
+  primary key (batch_id, submission_id)
+);
+create index evigrade_batch_submissions_open on evigrade_batch_submissions (lease_until) where report is null;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

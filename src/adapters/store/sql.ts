@@ -12,6 +12,8 @@ export interface Sql {
   exec(text: string): Promise<void>;
   /** Runs `fn` in one transaction; statements in it see one snapshot and commit together. */
   transaction<T>(fn: (sql: Pick<Sql, 'query' | 'exec'>) => Promise<T>): Promise<T>;
+  /** Calls `fn` with each NOTIFY payload on `channel` (from any process on a server; this one on PGlite); resolves with the unlisten. */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -56,9 +58,41 @@ async function openServer(url: string): Promise<Sql> {
         client.release();
       }
     },
+    listen: (channel, fn) => listenOn(url, label, channel, fn),
     close: () => pool.end(),
   };
 }
+
+/**
+ * A connection of its own that LISTENs (a pooled one would be handed back and stop hearing); when it breaks,
+ * it connects again, so a database restart costs the notifications sent meanwhile, never the listener.
+ */
+async function listenOn(url: string, label: string, channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> {
+  const { default: pg } = await import('pg');
+  let client: InstanceType<typeof pg.Client> | null = null;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => n.channel === channel && fn(n.payload ?? ''));
+    c.on('error', () => {
+      c.end().catch(() => undefined);
+      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+    });
+    await c.connect();
+    await c.query(`listen ${pgIdent(channel)}`);
+    client = c;
+  };
+  await connect().catch((e: unknown) => {
+    throw new EvigradeError('STORE_UNAVAILABLE', `cannot listen on ${label}: ${(e as Error).message}`);
+  });
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
+  };
+}
+
+/** Channel names are ours (constants), quoted anyway. */
+const pgIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 async function openEmbedded(dir: string): Promise<Sql> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -76,6 +110,10 @@ async function openEmbedded(dir: string): Promise<Sql> {
     exec: async (text) => void (await db.exec(text)),
     transaction: (fn) =>
       db.transaction((tx) => fn({ query: async (text, params = []) => (await tx.query(text, [...params])).rows as never, exec: async (text) => void (await tx.exec(text)) })),
+    listen: async (channel, fn) => {
+      const unlisten = await db.listen(channel, fn);
+      return () => unlisten();
+    },
     close: () => db.close(),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchRequestSchema } from '../../domain/api.js';
 import { nameSubmissions } from '../../stages/intake-names.js';
-import type { BatchInput } from '../../server/batches.js';
+import type { BatchEvent, BatchInput } from '../../server/batches.js';
 import { ARCHIVE_LIMITS, submissionsFromArchive } from '../../server/archive.js';
 import { EvigradeError } from '../../domain/errors.js';
 import { LMS_SYSTEMS, type LmsSystem } from '../../domain/lms.js';
@@ -56,24 +56,37 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   /** Server-sent events: the current progress at once, one event per finished submission, then `done`. */
   app.get<IdParams>('/batches/:id/events', async (req, reply) => {
-    const status = await deps.batches.status(req.params.id);
+    // Subscribed before the status is read, so a submission (or the end) finishing in between is not missed.
+    let forward: ((e: BatchEvent) => void) | null = null;
+    const early: BatchEvent[] = [];
+    const stop = deps.batches.subscribe(req.params.id, (e) => (forward ? forward(e) : early.push(e)));
+    let status;
+    try {
+      status = await deps.batches.status(req.params.id);
+    } catch (e) {
+      stop();
+      throw e;
+    }
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const send = (event: string, data: unknown): boolean => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     send('progress', { done: status.done, total: status.total });
     if (status.state === 'done') {
+      stop();
       send('done', { done: status.done, total: status.total });
       res.end();
       return;
     }
-    const stop = deps.batches.subscribe(req.params.id, (e) => {
+    forward = (e) => {
       send(e.type, e);
       if (e.type === 'done') {
         stop();
         res.end();
       }
-    });
+    };
+    // What arrived while the status was read and is not in it yet.
+    for (const e of early) if (e.type !== 'submission' || e.done > status.done) forward(e);
     res.on('close', stop);
   });
 }

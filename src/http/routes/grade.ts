@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { GradeRequestSchema } from '../../domain/api.js';
 import type { Submission } from '../../domain/submission.js';
-import { judgeReport } from '../../pipeline.js';
+import { gradeSubmission } from '../../pipeline.js';
 import { EvigradeError } from '../../domain/errors.js';
 import { intake, intakeRules, mapEntries } from '../../stages/intake.js';
 import { nameSubmission } from '../../stages/intake-names.js';
@@ -19,11 +19,9 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     if (named.problem) throw new EvigradeError('INTAKE_PATH_INVALID', `submission "${named.id}": ${named.problem}`, { submission: named.id });
     // Over HTTP a bad file map is a bad request (400/413 with the INTAKE_* code); in a batch it is a rejected report.
     const sub: Submission = intake(named.id, mapEntries(parsed.data.files), intakeRules(rubric), named.name);
+    // Served now or refused (503 QUEUE_FULL): the slot wraps the queue.
+    const queue = { label: deps.ports.queue.label, grade: (j: Parameters<typeof deps.ports.queue.grade>[0]) => deps.slots.runNow(() => deps.ports.queue.grade(j)) };
     // Each request is its own scope: two identical requests are two jobs.
-    const job = { scope: randomUUID(), rubric, expected, submission: sub, interactive: true };
-    const det = await deps.slots.runNow(() => deps.ports.queue.grade(job));
-    const report = await judgeReport(det, sub, rubric, deps.ports);
-    await deps.ports.history?.record(report, `api:${req.keyId ?? 'unknown'}`);
-    return report;
+    return gradeSubmission({ submission: sub }, rubric, expected, { ...deps.ports, queue }, { scope: randomUUID(), interactive: true }, { requestedBy: `api:${req.keyId ?? 'unknown'}` });
   });
 }
