@@ -4,8 +4,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reportFileText, writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchStatus } from '../domain/api.js';
-import { EvigradeError, type ErrorCode } from '../domain/errors.js';
-import type { LmsIdentity } from '../domain/lms.js';
+import { EvigradeError } from '../domain/errors.js';
 import type { BatchEvent, StoredInput } from '../domain/batches.js';
 
 export type { BatchEvent };
