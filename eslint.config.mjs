@@ -4,7 +4,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'sandbox/dist/**', 'node_modules/**', 'schemas/**', 'rubrics/**', 'submissions/**', 'test-results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'sandbox/dist/**',
+      'node_modules/**',
+      'schemas/**',
+      'rubrics/**',
+      'submissions/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +23,10 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-var': 'error',
       'prefer-const': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
@@ -36,7 +49,10 @@ export default tseslint.config(
     // The in-sandbox harness: CommonJS run by Node inside the job.
     files: ['sandbox/harness/**/*.cjs', 'scripts/**/*.cjs'],
     // ses's lockdown() defines harden, lockdown and Compartment on the global object.
-    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, harden: 'readonly', lockdown: 'readonly', Compartment: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { ...globals.node, harden: 'readonly', lockdown: 'readonly', Compartment: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

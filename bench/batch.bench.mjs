@@ -32,7 +32,10 @@ const solution = readFileSync(join(SAY, 'solutions', 'reference.js'), 'utf8');
 const rubricDir = join(work, 'rubric');
 mkdirSync(rubricDir);
 writeFileSync(join(rubricDir, 'say.spec.js'), spec);
-writeFileSync(join(rubricDir, 'rubric.yaml'), 'id: say\ntitle: Say\nlanguage: javascript\nstatement: Spell out a number in English.\nentry: ./say\ntests: [say.spec.js]\n');
+writeFileSync(
+  join(rubricDir, 'rubric.yaml'),
+  'id: say\ntitle: Say\nlanguage: javascript\nstatement: Spell out a number in English.\nentry: ./say\ntests: [say.spec.js]\n',
+);
 const RUBRIC = join(rubricDir, 'rubric.yaml');
 
 function classOf(n) {
@@ -44,7 +47,26 @@ function classOf(n) {
   return dir;
 }
 const grade = (dir, extra = []) =>
-  cpuOf(process.execPath, [BIN, 'grade', dir, '--rubric', RUBRIC, '--out', `${dir}-out`, '--no-llm', '--sandbox', SANDBOX, '--concurrency', String(CORES), '--force', ...extra], { env, timeoutMs: 240_000 });
+  cpuOf(
+    process.execPath,
+    [
+      BIN,
+      'grade',
+      dir,
+      '--rubric',
+      RUBRIC,
+      '--out',
+      `${dir}-out`,
+      '--no-llm',
+      '--sandbox',
+      SANDBOX,
+      '--concurrency',
+      String(CORES),
+      '--force',
+      ...extra,
+    ],
+    { env, timeoutMs: 240_000 },
+  );
 
 // Floor: the spec as an ES module beside the solution (the one import made explicit for Node's resolver), run
 // by a minimal describe/test that awaits each test in order; it must pass all 13.
@@ -53,7 +75,9 @@ mkdirSync(floorDir);
 writeFileSync(join(floorDir, 'package.json'), '{"type":"module"}');
 writeFileSync(join(floorDir, 'say.js'), solution);
 writeFileSync(join(floorDir, 'say.spec.js'), spec.replace("from './say';", "from './say.js';"));
-writeFileSync(join(floorDir, 'floor.mjs'), `import { createRequire } from 'node:module';
+writeFileSync(
+  join(floorDir, 'floor.mjs'),
+  `import { createRequire } from 'node:module';
 const { expect } = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('expect');
 const tests = []; const path = [];
 globalThis.expect = expect;
@@ -63,16 +87,28 @@ await import(${JSON.stringify(pathToFileURL(join(floorDir, 'say.spec.js')).href)
 let passed = 0;
 for (const [, fn] of tests) { try { await fn(); passed++; } catch {} }
 process.stdout.write(passed + '/' + tests.length + '\\n');
-`);
+`,
+);
 
 // Peer: exercism's Jest set-up (Babel compiles the ES module spec), one process per submission, warm cache.
 const jestDir = join(work, 'jest');
 mkdirSync(jestDir);
 writeFileSync(join(jestDir, 'package.json'), '{"private":true}');
-writeFileSync(join(jestDir, 'babel.config.cjs'), `module.exports = { presets: [[${JSON.stringify(require.resolve('@babel/preset-env'))}, { targets: { node: 'current' } }]] };\n`);
+writeFileSync(
+  join(jestDir, 'babel.config.cjs'),
+  `module.exports = { presets: [[${JSON.stringify(require.resolve('@babel/preset-env'))}, { targets: { node: 'current' } }]] };\n`,
+);
 cpSync(join(floorDir, 'say.js'), join(jestDir, 'say.js'));
 writeFileSync(join(jestDir, 'say.spec.js'), spec);
-const jestArgs = [JEST, '--ci', '--silent', '--watchman=false', `--cacheDirectory=${join(work, 'jest-cache')}`, '--rootDir', jestDir];
+const jestArgs = [
+  JEST,
+  '--ci',
+  '--silent',
+  '--watchman=false',
+  `--cacheDirectory=${join(work, 'jest-cache')}`,
+  '--rootDir',
+  jestDir,
+];
 
 const started = performance.now();
 try {
@@ -91,25 +127,86 @@ try {
   const marginal = { cpu: (bigRun.cpu - classWarm.cpu) / (BIG - N), wall: (bigRun.wall - classWarm.wall) / (BIG - N) };
 
   // 900 submissions, not run (≈ 4 min of this machine): T(N) plus 900 − N marginal submissions, stated as such.
-  const at900 = { cpu: (classWarm.cpu + (900 - N) * marginal.cpu) / 900, wall: (classWarm.wall + (900 - N) * marginal.wall) / 900 };
+  const at900 = {
+    cpu: (classWarm.cpu + (900 - N) * marginal.cpu) / 900,
+    wall: (classWarm.wall + (900 - N) * marginal.wall) / 900,
+  };
   const ms = (x) => `${x.toFixed(0)} ms`;
   const per = (m, n) => ms(m.cpu / n);
   const x = (a, b) => `${(a / b).toFixed(2)}×`;
   const rows = [
-    ['floor: `node` + `expect` + solution, 13 tests, unsandboxed', ms(floor.cpu), ms(floor.wall), '1.00×', x(floor.cpu, jest.cpu)],
-    ['peer: one `jest` 29 process per submission (warm cache)', ms(jest.cpu), ms(jest.wall), x(jest.cpu, floor.cpu), '1.00×'],
-    [`evigrade grade, class of ${N}, whole command (warm caches), per submission`, per(classWarm, N), ms(classWarm.wall / N), x(classWarm.cpu / N, floor.cpu), x(classWarm.cpu / N, jest.cpu)],
-    [`evigrade grade, class of ${N}, first run of the rubric (cold caches), per submission`, per(classCold, N), ms(classCold.wall / N), x(classCold.cpu / N, floor.cpu), x(classCold.cpu / N, jest.cpu)],
-    [`evigrade grade, class of ${BIG}, whole command, per submission`, per(bigRun, BIG), ms(bigRun.wall / BIG), x(bigRun.cpu / BIG, floor.cpu), x(bigRun.cpu / BIG, jest.cpu)],
-    [`evigrade marginal submission ((T(${BIG}) − T(${N})) / ${BIG - N})`, ms(marginal.cpu), ms(marginal.wall), x(marginal.cpu, floor.cpu), x(marginal.cpu, jest.cpu)],
-    [`evigrade, class of 900, per submission: extrapolated (T(${N}) + ${900 - N} × marginal), not run`, ms(at900.cpu), ms(at900.wall), x(at900.cpu, floor.cpu), x(at900.cpu, jest.cpu)],
+    [
+      'floor: `node` + `expect` + solution, 13 tests, unsandboxed',
+      ms(floor.cpu),
+      ms(floor.wall),
+      '1.00×',
+      x(floor.cpu, jest.cpu),
+    ],
+    [
+      'peer: one `jest` 29 process per submission (warm cache)',
+      ms(jest.cpu),
+      ms(jest.wall),
+      x(jest.cpu, floor.cpu),
+      '1.00×',
+    ],
+    [
+      `evigrade grade, class of ${N}, whole command (warm caches), per submission`,
+      per(classWarm, N),
+      ms(classWarm.wall / N),
+      x(classWarm.cpu / N, floor.cpu),
+      x(classWarm.cpu / N, jest.cpu),
+    ],
+    [
+      `evigrade grade, class of ${N}, first run of the rubric (cold caches), per submission`,
+      per(classCold, N),
+      ms(classCold.wall / N),
+      x(classCold.cpu / N, floor.cpu),
+      x(classCold.cpu / N, jest.cpu),
+    ],
+    [
+      `evigrade grade, class of ${BIG}, whole command, per submission`,
+      per(bigRun, BIG),
+      ms(bigRun.wall / BIG),
+      x(bigRun.cpu / BIG, floor.cpu),
+      x(bigRun.cpu / BIG, jest.cpu),
+    ],
+    [
+      `evigrade marginal submission ((T(${BIG}) − T(${N})) / ${BIG - N})`,
+      ms(marginal.cpu),
+      ms(marginal.wall),
+      x(marginal.cpu, floor.cpu),
+      x(marginal.cpu, jest.cpu),
+    ],
+    [
+      `evigrade, class of 900, per submission: extrapolated (T(${N}) + ${900 - N} × marginal), not run`,
+      ms(at900.cpu),
+      ms(at900.wall),
+      x(at900.cpu, floor.cpu),
+      x(at900.cpu, jest.cpu),
+    ],
   ];
-  console.log(`Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; floor and peer: median of ${RUNS})\n`);
+  console.log(
+    `Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; floor and peer: median of ${RUNS})\n`,
+  );
   console.log(table(['per submission', 'CPU', 'wall', 'CPU vs floor', 'CPU vs jest'], rows));
-  console.log(`\nCPU from ${CPU_SOURCE}; ${CORES} cores, node ${process.version}; ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  summary(`class of ${N} \`say\`, CPU per submission, whole command`, `${per(classWarm, N)} (${x(classWarm.cpu / N, floor.cpu)} floor)`, `floor ${ms(floor.cpu)}; jest ${ms(jest.cpu)} (${x(jest.cpu, classWarm.cpu / N)} evigrade); target ≤ 1.5× floor, ≥ 5× cheaper than jest`);
-  summary(`class of ${BIG} \`say\`, CPU per submission, whole command`, `${per(bigRun, BIG)} (${x(bigRun.cpu / BIG, floor.cpu)} floor)`, `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor)`);
-  summary('class of 900 `say`, CPU per submission (extrapolated from T(' + N + ') and the marginal, not run)', `${ms(at900.cpu)} (${x(at900.cpu, floor.cpu)} floor)`, 'target ≤ 1.2× floor at 900');
+  console.log(
+    `\nCPU from ${CPU_SOURCE}; ${CORES} cores, node ${process.version}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  summary(
+    `class of ${N} \`say\`, CPU per submission, whole command`,
+    `${per(classWarm, N)} (${x(classWarm.cpu / N, floor.cpu)} floor)`,
+    `floor ${ms(floor.cpu)}; jest ${ms(jest.cpu)} (${x(jest.cpu, classWarm.cpu / N)} evigrade); target ≤ 1.5× floor, ≥ 5× cheaper than jest`,
+  );
+  summary(
+    `class of ${BIG} \`say\`, CPU per submission, whole command`,
+    `${per(bigRun, BIG)} (${x(bigRun.cpu / BIG, floor.cpu)} floor)`,
+    `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor)`,
+  );
+  summary(
+    'class of 900 `say`, CPU per submission (extrapolated from T(' + N + ') and the marginal, not run)',
+    `${ms(at900.cpu)} (${x(at900.cpu, floor.cpu)} floor)`,
+    'target ≤ 1.2× floor at 900',
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -19,7 +19,9 @@ export function childCpu() {
     group = null;
   }
   return {
-    source: group ? 'cpuacct cgroup (all descendants)' : '/proc/self/stat cutime+cstime (misses unreaped sandbox processes)',
+    source: group
+      ? 'cpuacct cgroup (all descendants)'
+      : '/proc/self/stat cutime+cstime (misses unreaped sandbox processes)',
     childMs() {
       if (group) {
         const own = process.cpuUsage();
@@ -54,7 +56,9 @@ function cgroupWorks() {
     return false;
   }
 }
-export const CPU_SOURCE = cgroupWorks() ? 'a cpuacct cgroup around each command (every descendant counted)' : 'rusage of the children (misses unreaped sandbox processes)';
+export const CPU_SOURCE = cgroupWorks()
+  ? 'a cpuacct cgroup around each command (every descendant counted)'
+  : 'rusage of the children (misses unreaped sandbox processes)';
 const useCgroup = CPU_SOURCE.startsWith('a cpuacct');
 
 /**
@@ -70,7 +74,13 @@ export function commandCpu(file, args, { timeoutMs = 300_000, allowFail = false,
     const dir = join(CPUACCT, `evigrade-bench-${process.pid}-${++counter}`);
     mkdirSync(dir);
     try {
-      r = spawnSync('sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, file, ...args], { encoding: 'utf8', maxBuffer: 256 << 20, timeout: timeoutMs, killSignal: 'SIGKILL', ...opts });
+      r = spawnSync('sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, file, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 256 << 20,
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        ...opts,
+      });
       cpu = Number(readFileSync(join(dir, 'cpuacct.usage'), 'utf8')) / 1e6;
     } finally {
       killAll(dir);
@@ -85,12 +95,20 @@ export function commandCpu(file, args, { timeoutMs = 300_000, allowFail = false,
     }
   } else {
     const before = childrenCpu();
-    r = spawnSync(file, args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: timeoutMs, killSignal: 'SIGKILL', ...opts });
+    r = spawnSync(file, args, {
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      ...opts,
+    });
     cpu = childrenCpu() - before;
   }
   const wall = performance.now() - t0;
-  if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL') throw new Error(`${file} ${args.join(' ')}: over its ${timeoutMs / 1000} s bound`);
-  if (r.status !== 0 && !allowFail) throw new Error(`${file} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 1500)}`);
+  if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL')
+    throw new Error(`${file} ${args.join(' ')}: over its ${timeoutMs / 1000} s bound`);
+  if (r.status !== 0 && !allowFail)
+    throw new Error(`${file} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 1500)}`);
   return { cpu, wall, stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
@@ -124,7 +142,11 @@ export function medianOf(runs, fn) {
 
 /** A markdown table. */
 export function table(head, rows) {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** One line run-all.mjs collects into the summary table: `BENCH-SUMMARY <figure> | <value> | <baseline>`. */

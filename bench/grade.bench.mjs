@@ -19,8 +19,18 @@ const JEST = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('jes
 const N = Number(process.env.BENCH_N ?? 20);
 const SANDBOX = process.env.BENCH_SANDBOX ?? 'auto';
 
-const SOLUTION = 'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
-const CASES = [[2015, false], [1970, false], [1996, true], [2100, false], [2000, true], [1800, false], [2400, true], [2024, true]];
+const SOLUTION =
+  'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
+const CASES = [
+  [2015, false],
+  [1970, false],
+  [1996, true],
+  [2100, false],
+  [2000, true],
+  [1800, false],
+  [2400, true],
+  [2024, true],
+];
 const JEST_TEST = `const { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  test('year ${y}', () => { expect(isLeap(${y})).toBe(${r}); });`).join('\n')}\n});\n`;
 const NODE_TEST = `const { describe, it } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  it('year ${y}', () => { assert.equal(isLeap(${y}), ${r}); });`).join('\n')}\n});\n`;
 
@@ -37,7 +47,8 @@ function measure(fn) {
 
 function run(file, args, opts = {}) {
   const r = spawnSync(file, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
-  if (r.status !== 0 && !opts.allowFail) throw new Error(`${file} ${args.join(' ')} exited ${r.status}: ${r.stderr?.slice(0, 2000)}`);
+  if (r.status !== 0 && !opts.allowFail)
+    throw new Error(`${file} ${args.join(' ')} exited ${r.status}: ${r.stderr?.slice(0, 2000)}`);
   return r;
 }
 
@@ -46,7 +57,10 @@ function setup(work, kind, n) {
   mkdirSync(rubricDir, { recursive: true });
   const testName = kind === 'jest' ? 'leap.test.js' : 'leap.node.test.js';
   writeFileSync(join(rubricDir, testName), kind === 'jest' ? JEST_TEST : NODE_TEST);
-  writeFileSync(join(rubricDir, 'rubric.yaml'), `id: bench-${kind}\ntitle: Bench\nlanguage: javascript\nstatement: bench\nentry: ./leap\ntests: [${testName}]\n`);
+  writeFileSync(
+    join(rubricDir, 'rubric.yaml'),
+    `id: bench-${kind}\ntitle: Bench\nlanguage: javascript\nstatement: bench\nentry: ./leap\ntests: [${testName}]\n`,
+  );
   const subs = join(work, `subs-${kind}-${n}`);
   for (let i = 0; i < n; i++) {
     mkdirSync(join(subs, `s${String(i).padStart(3, '0')}`), { recursive: true });
@@ -58,7 +72,22 @@ function setup(work, kind, n) {
 function evigrade(work, kind, n, concurrency) {
   const { rubric, subs } = setup(work, kind, n);
   const out = join(work, `out-${kind}-${n}-${concurrency}`);
-  return measure(() => run(process.execPath, [BIN, 'grade', subs, '--rubric', rubric, '--out', out, '--concurrency', String(concurrency), '--sandbox', SANDBOX, '--force']));
+  return measure(() =>
+    run(process.execPath, [
+      BIN,
+      'grade',
+      subs,
+      '--rubric',
+      rubric,
+      '--out',
+      out,
+      '--concurrency',
+      String(concurrency),
+      '--sandbox',
+      SANDBOX,
+      '--force',
+    ]),
+  );
 }
 
 /** Marginal cost per submission: (T(3N) − T(N)) / 2N, so fixed start-up costs cancel. */
@@ -92,7 +121,15 @@ try {
     writeFileSync(join(d, 'package.json'), '{"name":"s","private":true}');
     return d;
   });
-  const jestArgs = (d) => [JEST, '--ci', '--silent', '--watchman=false', `--cacheDirectory=${join(work, 'jest-cache')}`, '--rootDir', d];
+  const jestArgs = (d) => [
+    JEST,
+    '--ci',
+    '--silent',
+    '--watchman=false',
+    `--cacheDirectory=${join(work, 'jest-cache')}`,
+    '--rootDir',
+    d,
+  ];
   run(process.execPath, jestArgs(jestDirs[0])); // warm Jest's transform cache, as a real grader would have it
   const peer = perRun(N, (i) => run(process.execPath, jestArgs(jestDirs[i])));
 
@@ -118,7 +155,7 @@ try {
     '',
     `evigrade (node:test) / floor: wall ${(nodeTest1.wall / floor.wall).toFixed(2)}x, CPU ${(nodeTest1.cpu / floor.cpu).toFixed(2)}x (aim: within 1.3x)`,
     `peer (jest) / evigrade (Jest-style): wall ${(peer.wall / jestStyle1.wall).toFixed(1)}x, CPU ${(peer.cpu / jestStyle1.cpu).toFixed(1)}x (aim: at least 5x)`,
-    `evigrade batch of ${N} including start-up (rubric collection, sandbox set-up): ${(nodeTest1.batch1).toFixed(0)} ms per submission at concurrency 1`,
+    `evigrade batch of ${N} including start-up (rubric collection, sandbox set-up): ${nodeTest1.batch1.toFixed(0)} ms per submission at concurrency 1`,
     `CPU measured with ${CPU_SOURCE}; machine: ${cores} cores, node ${process.version}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

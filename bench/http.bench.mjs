@@ -21,9 +21,28 @@ function startServer(data) {
   // The per-key rate limit would turn the load test into a rate-limit test: lifted here.
   mkdirSync(data, { recursive: true });
   writeFileSync(join(data, 'config.yaml'), 'http:\n  rate_per_minute: 1000000\n');
-  const proc = spawn(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), 'serve', '--port', '0', '--rubrics', join(ROOT, 'rubrics'), '--data', data, '--concurrency', String(CORES), '--no-llm', '--config', join(data, 'config.yaml')], {
-    env: { ...process.env, EVIGRADE_API_KEYS: KEY }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'evigrade.js'),
+      'serve',
+      '--port',
+      '0',
+      '--rubrics',
+      join(ROOT, 'rubrics'),
+      '--data',
+      data,
+      '--concurrency',
+      String(CORES),
+      '--no-llm',
+      '--config',
+      join(data, 'config.yaml'),
+    ],
+    {
+      env: { ...process.env, EVIGRADE_API_KEYS: KEY },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let log = '';
     proc.stderr.on('data', (c) => {
@@ -35,13 +54,20 @@ function startServer(data) {
   });
 }
 
-const cannon = (url, connections, opts) => new Promise((resolve, reject) => {
-  autocannon({
-    url: `${url}/grade`, method: 'POST', connections, ...opts,
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ rubric: 'leap', files: { 'leap.js': SOLUTION } }),
-  }, (err, res) => (err ? reject(err) : resolve(res)));
-});
+const cannon = (url, connections, opts) =>
+  new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${url}/grade`,
+        method: 'POST',
+        connections,
+        ...opts,
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ rubric: 'leap', files: { 'leap.js': SOLUTION } }),
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+  });
 
 function cliRate(work) {
   const subs = join(work, 'subs');
@@ -51,8 +77,22 @@ function cliRate(work) {
   }
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    execFile(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), 'grade', subs, '--rubric', join(ROOT, 'rubrics', 'leap', 'rubric.yaml'), '--out', join(work, 'out'), '--no-llm', '--concurrency', String(CORES)], (err) =>
-      err ? reject(err) : resolve(40 / ((performance.now() - t0) / 1000)));
+    execFile(
+      process.execPath,
+      [
+        join(ROOT, 'bin', 'evigrade.js'),
+        'grade',
+        subs,
+        '--rubric',
+        join(ROOT, 'rubrics', 'leap', 'rubric.yaml'),
+        '--out',
+        join(work, 'out'),
+        '--no-llm',
+        '--concurrency',
+        String(CORES),
+      ],
+      (err) => (err ? reject(err) : resolve(40 / ((performance.now() - t0) / 1000))),
+    );
   });
 }
 
@@ -71,12 +111,17 @@ try {
   const rss1 = rssMb(proc.pid);
   console.log(`POST /grade (deterministic), server with ${CORES} sandbox slots; ${DURATION} s per row\n`);
   console.log('| connections | req/s | graded (2xx)/s | p50 | p99 | non-2xx |\n|---|---|---|---|---|---|');
-  for (const [c, rps, ok, p50, p99, non] of rows) console.log(`| ${c} | ${rps.toFixed(1)} | ${ok.toFixed(1)} | ${p50} ms | ${p99} ms | ${non} |`);
+  for (const [c, rps, ok, p50, p99, non] of rows)
+    console.log(`| ${c} | ${rps.toFixed(1)} | ${ok.toFixed(1)} | ${p50} ms | ${p99} ms | ${non} |`);
   const sat = Math.max(...rows.map((r) => r[2]));
   console.log(`\nCLI batch (40 submissions, concurrency ${CORES}, start-up included): ${cli.toFixed(1)} submissions/s`);
   console.log(`HTTP graded/s at saturation / CLI rate: ${(sat / cli).toFixed(2)} (aim: at least 0.8)`);
-  console.log(`${TOTAL} requests at ${10 * CORES} connections: ${big['2xx']} graded, ${big.non2xx} non-2xx (503 = prompt refusal), errors ${big.errors}`);
-  console.log(`server RSS: ${rss0.toFixed(1)} MB before, ${rss1.toFixed(1)} MB after (growth ${(rss1 - rss0).toFixed(1)} MB, aim < 20 MB)`);
+  console.log(
+    `${TOTAL} requests at ${10 * CORES} connections: ${big['2xx']} graded, ${big.non2xx} non-2xx (503 = prompt refusal), errors ${big.errors}`,
+  );
+  console.log(
+    `server RSS: ${rss0.toFixed(1)} MB before, ${rss1.toFixed(1)} MB after (growth ${(rss1 - rss0).toFixed(1)} MB, aim < 20 MB)`,
+  );
 } finally {
   proc.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });

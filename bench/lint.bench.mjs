@@ -55,7 +55,10 @@ try {
   const warm = (performance.now() - t0) / N;
   await pool.close();
 
-  writeFileSync(join(work, 'eslint.config.mjs'), `import globals from ${JSON.stringify(join(ROOT, 'node_modules', 'globals', 'index.js'))};\nexport default [{ files: ['**/*.js'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: { ...globals.node, ...globals.commonjs } }, rules: ${JSON.stringify(DEFAULT_LINT_RULES)} }];\n`);
+  writeFileSync(
+    join(work, 'eslint.config.mjs'),
+    `import globals from ${JSON.stringify(join(ROOT, 'node_modules', 'globals', 'index.js'))};\nexport default [{ files: ['**/*.js'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: { ...globals.node, ...globals.commonjs } }, rules: ${JSON.stringify(DEFAULT_LINT_RULES)} }];\n`,
+  );
   const dirs = Array.from({ length: N }, (_, i) => {
     const d = join(work, `s${i}`);
     mkdirSync(d);
@@ -64,7 +67,10 @@ try {
   });
   const eslint = join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
   t0 = performance.now();
-  for (const d of dirs) spawnSync(process.execPath, [eslint, '--config', join(work, 'eslint.config.mjs'), '--format', 'json', d], { encoding: 'utf8' });
+  for (const d of dirs)
+    spawnSync(process.execPath, [eslint, '--config', join(work, 'eslint.config.mjs'), '--format', 'json', d], {
+      encoding: 'utf8',
+    });
   const cli = (performance.now() - t0) / N;
 
   console.log(`Lint + metrics per submission (N=${N}, ${SOURCE.split('\n').length} lines each)\n`);

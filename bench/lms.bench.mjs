@@ -50,10 +50,12 @@ async function measure(fn) {
 }
 
 await readDownload(zipPath, 'canvas', 'latest', 'leap.js'); // warm the module and the JIT once
-const ours = await measure(ownCpu(async () => {
-  const d = await readDownload(zipPath, 'canvas', 'latest', 'leap.js');
-  if (d.submissions.length !== STUDENTS) throw new Error('wrong count');
-}));
+const ours = await measure(
+  ownCpu(async () => {
+    const d = await readDownload(zipPath, 'canvas', 'latest', 'leap.js');
+    if (d.submissions.length !== STUDENTS) throw new Error('wrong count');
+  }),
+);
 const floor = await measure(childRun(['unzip', '-p', zipPath]));
 const peer = await measure(async () => {
   const out = mkdtempSync(join(dir, 'x-'));
@@ -63,7 +65,9 @@ const peer = await measure(async () => {
 });
 cpu.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(`LMS download, ${STUDENTS} students (${STUDENTS * 2} entries, ${(chunks.reduce((n, c) => n + c.length, 0) / 1024).toFixed(0)} KiB zip), CPU median of ${RUNS} (${cpu.source}):`);
+console.log(
+  `LMS download, ${STUDENTS} students (${STUDENTS * 2} entries, ${(chunks.reduce((n, c) => n + c.length, 0) / 1024).toFixed(0)} KiB zip), CPU median of ${RUNS} (${cpu.source}):`,
+);
 console.log(`  evigrade readDownload (inflate + naming + grouping + UTF-8)  ${ours.toFixed(0)} ms`);
 console.log(`  floor: unzip -p to /dev/null (inflate only)                 ${floor.toFixed(0)} ms`);
 console.log(`  peer:  unzip -d (extract to disk, no grouping)              ${peer.toFixed(0)} ms`);

@@ -51,7 +51,10 @@ function submissions(work, n) {
   const dir = join(work, `subs-${n}`);
   for (let i = 0; i < n; i++) {
     mkdirSync(join(dir, `s${String(i).padStart(3, '0')}`), { recursive: true });
-    cpSync(join(ROOT, 'submissions', 'bank-account', 'correct-ana', 'bank_account.py'), join(dir, `s${String(i).padStart(3, '0')}`, 'bank_account.py'));
+    cpSync(
+      join(ROOT, 'submissions', 'bank-account', 'correct-ana', 'bank_account.py'),
+      join(dir, `s${String(i).padStart(3, '0')}`, 'bank_account.py'),
+    );
   }
   return dir;
 }
@@ -68,35 +71,84 @@ const work = mkdtempSync(join(tmpdir(), 'evigrade-pybench-'));
 try {
   const a = await analysis();
   const radonOk = commandCpu(PY, ['-c', 'import radon'], { allowFail: true }).status === 0;
-  const radon = radonOk ? medianOf(RUNS, () => commandCpu(PY, ['-m', 'radon', 'cc', '-j', join(RUBRIC, 'reference', 'bank_account.py')])) : null;
+  const radon = radonOk
+    ? medianOf(RUNS, () => commandCpu(PY, ['-m', 'radon', 'cc', '-j', join(RUBRIC, 'reference', 'bank_account.py')]))
+    : null;
 
   const fdir = floorDir(work);
   const pytest = () => commandCpu(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', fdir], { cwd: fdir });
   pytest();
   const floor = medianOf(RUNS, pytest);
 
-  const grade = (n) => commandCpu(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), 'grade', submissions(work, n), '--rubric', join(RUBRIC, 'rubric.yaml'), '--out', join(work, `out-${n}`), '--no-llm', '--force', '--concurrency', '1'], { env: { ...process.env, HF_TOKEN: '' } });
+  const grade = (n) =>
+    commandCpu(
+      process.execPath,
+      [
+        join(ROOT, 'bin', 'evigrade.js'),
+        'grade',
+        submissions(work, n),
+        '--rubric',
+        join(RUBRIC, 'rubric.yaml'),
+        '--out',
+        join(work, `out-${n}`),
+        '--no-llm',
+        '--force',
+        '--concurrency',
+        '1',
+      ],
+      { env: { ...process.env, HF_TOKEN: '' } },
+    );
   grade(1); // the Python root file system and collection cache exist before the measured runs
   const small = grade(N);
   const large = grade(3 * N);
   const marginal = { cpu: (large.cpu - small.cpu) / (2 * N), wall: (large.wall - small.wall) / (2 * N) };
 
   const ms = (x) => `${x.toFixed(1)} ms`;
-  process.stdout.write(`Python analysis per submission (${SOLUTION.split('\n').length}-line bank_account.py; CPU of every thread of the process; warm: mean of ${ANALYSE_N} after 50; first: median of ${RUNS} fresh pools)\n\n`);
-  process.stdout.write(`${table(['case', 'CPU / submission', 'wall / submission'], [
-    ['warm worker pool: ruff (wasm) + tree-sitter metrics', ms(a.warm.cpu), ms(a.warm.wall)],
-    ['first file of a new pool: thread start, ruff and grammar load, wasm compile', ms(a.first), ''],
-    ['peer: one `radon cc` process per submission (complexity only; no ruff binary here)', radon ? ms(radon.cpu) : 'radon not installed', radon ? ms(radon.wall) : ''],
-  ])}\n\n`);
-  process.stdout.write(`Whole graded Python submission (marginal: (T(${3 * N}) - T(${N})) / ${2 * N}, concurrency 1, --no-llm; CPU from ${CPU_SOURCE})\n\n`);
-  process.stdout.write(`${table(['case', 'CPU / submission', 'wall / submission'], [
-    ['floor: bare `python3 -m pytest` on the same files (unsandboxed)', ms(floor.cpu), ms(floor.wall)],
-    ['peer: pytest + `radon cc` per submission (no ruff binary obtainable)', radon ? ms(floor.cpu + radon.cpu) : 'n/a', radon ? ms(floor.wall + radon.wall) : ''],
-    ['evigrade grade (sandboxed; tests, ruff, metrics, report)', ms(marginal.cpu), ms(marginal.wall)],
-  ])}\n\n`);
-  summary('Python analysis, warm, CPU per submission', ms(a.warm.cpu), radon ? `radon cc process ${ms(radon.cpu)}` : 'no peer');
+  process.stdout.write(
+    `Python analysis per submission (${SOLUTION.split('\n').length}-line bank_account.py; CPU of every thread of the process; warm: mean of ${ANALYSE_N} after 50; first: median of ${RUNS} fresh pools)\n\n`,
+  );
+  process.stdout.write(
+    `${table(
+      ['case', 'CPU / submission', 'wall / submission'],
+      [
+        ['warm worker pool: ruff (wasm) + tree-sitter metrics', ms(a.warm.cpu), ms(a.warm.wall)],
+        ['first file of a new pool: thread start, ruff and grammar load, wasm compile', ms(a.first), ''],
+        [
+          'peer: one `radon cc` process per submission (complexity only; no ruff binary here)',
+          radon ? ms(radon.cpu) : 'radon not installed',
+          radon ? ms(radon.wall) : '',
+        ],
+      ],
+    )}\n\n`,
+  );
+  process.stdout.write(
+    `Whole graded Python submission (marginal: (T(${3 * N}) - T(${N})) / ${2 * N}, concurrency 1, --no-llm; CPU from ${CPU_SOURCE})\n\n`,
+  );
+  process.stdout.write(
+    `${table(
+      ['case', 'CPU / submission', 'wall / submission'],
+      [
+        ['floor: bare `python3 -m pytest` on the same files (unsandboxed)', ms(floor.cpu), ms(floor.wall)],
+        [
+          'peer: pytest + `radon cc` per submission (no ruff binary obtainable)',
+          radon ? ms(floor.cpu + radon.cpu) : 'n/a',
+          radon ? ms(floor.wall + radon.wall) : '',
+        ],
+        ['evigrade grade (sandboxed; tests, ruff, metrics, report)', ms(marginal.cpu), ms(marginal.wall)],
+      ],
+    )}\n\n`,
+  );
+  summary(
+    'Python analysis, warm, CPU per submission',
+    ms(a.warm.cpu),
+    radon ? `radon cc process ${ms(radon.cpu)}` : 'no peer',
+  );
   summary('Python analysis, first file of a thread', ms(a.first), 'paid once per thread, never charged to the file');
-  summary('Python graded submission, CPU', ms(marginal.cpu), `floor pytest ${ms(floor.cpu)}; peer pytest+radon ${radon ? ms(floor.cpu + radon.cpu) : 'n/a'}`);
+  summary(
+    'Python graded submission, CPU',
+    ms(marginal.cpu),
+    `floor pytest ${ms(floor.cpu)}; peer pytest+radon ${radon ? ms(floor.cpu + radon.cpu) : 'n/a'}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -40,19 +40,26 @@ const variants = [
   'export function isLeap(year) {\n  if (year % 400 === 0) return true;\n  if (year % 100 === 0) return false;\n  return year % 4 === 0;\n}\n',
   'export const isLeap = (y) => {{ ;\n',
 ];
-for (let i = 0; i < N; i++) writeFileSync(join(subs, `s${String(i).padStart(3, '0')}.js`), `// student ${i}\n${variants[i % variants.length]}`);
+for (let i = 0; i < N; i++)
+  writeFileSync(join(subs, `s${String(i).padStart(3, '0')}.js`), `// student ${i}\n${variants[i % variants.length]}`);
 
 function run(args) {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
-    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`evigrade ${args[0]} exited ${code}: ${err.slice(-500)}`))));
+    p.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`evigrade ${args[0]} exited ${code}: ${err.slice(-500)}`)),
+    );
   });
 }
 /** A worker process; `p.gradeMs` collects the time each grade job took inside it (from its log). */
 function startWorker(name, concurrency) {
-  const p = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', SANDBOX], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, EVIGRADE_CONFIG: config(name) } });
+  const p = spawn(
+    process.execPath,
+    [BIN, 'worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', SANDBOX],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, EVIGRADE_CONFIG: config(name) } },
+  );
   p.gradeMs = [];
   return new Promise((resolve) => {
     let buf = '';
@@ -72,10 +79,11 @@ function config(name) {
   writeFileSync(f, `queue:\n  name: ${name}\n`);
   return f;
 }
-const stop = (p) => new Promise((resolve) => {
-  p.on('exit', resolve);
-  p.kill('SIGTERM');
-});
+const stop = (p) =>
+  new Promise((resolve) => {
+    p.on('exit', resolve);
+    p.kill('SIGTERM');
+  });
 
 async function batch(label, queueName, workers, dir = subs) {
   const out = mkdtempSync(join(tmpdir(), 'evigrade-bench-q-out-'));
@@ -102,11 +110,17 @@ const rows = [
   await batch('Redis, 1 worker × 2 slots', 'b1', [2]),
   await batch('Redis, 2 workers × 1 slot', 'b2', [1, 1]),
 ];
-console.log(`Batch throughput (N=${N} leap submissions, ${SANDBOX}, --no-llm, wall clock incl. start-up and test collection)\n`);
-console.log('| path | wall | submissions/s | vs in-process | after start-up: submissions/s | vs in-process |\n|---|---|---|---|---|---|');
+console.log(
+  `Batch throughput (N=${N} leap submissions, ${SANDBOX}, --no-llm, wall clock incl. start-up and test collection)\n`,
+);
+console.log(
+  '| path | wall | submissions/s | vs in-process | after start-up: submissions/s | vs in-process |\n|---|---|---|---|---|---|',
+);
 const steady = rows.map(([, s], i) => N / (s - (i === 0 ? startup : startupQueued)));
 for (const [i, [label, s]] of rows.entries()) {
-  console.log(`| ${label} | ${s.toFixed(1)} s | ${(N / s).toFixed(2)} | ${(rows[0][1] / s).toFixed(2)}× | ${steady[i].toFixed(2)} | ${(steady[i] / steady[0]).toFixed(2)}× |`);
+  console.log(
+    `| ${label} | ${s.toFixed(1)} s | ${(N / s).toFixed(2)} | ${(rows[0][1] / s).toFixed(2)}× | ${steady[i].toFixed(2)} | ${(steady[i] / steady[0]).toFixed(2)}× |`,
+  );
 }
 console.log(`\nStart-up (one submission rejected at intake): in-process ${startup.toFixed(1)} s (sandbox, lint threads, test collection); with --queue
 ${startupQueued.toFixed(1)} s (connect, collection by a worker). Workers are long-running; their own start-up is in no row.`);
@@ -114,7 +128,13 @@ ${startupQueued.toFixed(1)} s (connect, collection by a worker). Workers are lon
 // Per-job overhead: one job at a time, same submission, a fresh scope each time (no result reuse).
 const silent = pino({ level: 'silent' });
 const rubric = await loadRubric(LEAP);
-const sub = { id: 'one', files: [{ path: 'leap.js', content: variants[0], sha256: sha256(variants[0]), bytes: Buffer.byteLength(variants[0]) }], ignored: [] };
+const sub = {
+  id: 'one',
+  files: [
+    { path: 'leap.js', content: variants[0], sha256: sha256(variants[0]), bytes: Buffer.byteLength(variants[0]) },
+  ],
+  ignored: [],
+};
 sub.sha256 = sha256(canonicalJson(sub.files.map((f) => [f.path, f.sha256])));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function sequential(queue, expected) {
@@ -166,8 +186,12 @@ console.log('| path | per job |\n|---|---|');
 console.log(`| bare BullMQ round trip, no-op processor (the queue's floor) | ${median(bare).toFixed(1)} ms |`);
 console.log(`| in-process grade | ${localMs.toFixed(0)} ms |`);
 console.log(`| through Redis and one worker | ${remoteMs.toFixed(0)} ms |`);
-console.log(`\nqueue overhead per job: ${overheadMs.toFixed(1)} ms (submitter's wait minus the worker's own grading time; BullMQ's bare round trip ${median(bare).toFixed(1)} ms)`);
-console.log(`end to end, one job at a time: ${(remoteMs - localMs).toFixed(0)} ms vs in-process (the worker is a separate process, so the submitter's own work overlaps)`);
+console.log(
+  `\nqueue overhead per job: ${overheadMs.toFixed(1)} ms (submitter's wait minus the worker's own grading time; BullMQ's bare round trip ${median(bare).toFixed(1)} ms)`,
+);
+console.log(
+  `end to end, one job at a time: ${(remoteMs - localMs).toFixed(0)} ms vs in-process (the worker is a separate process, so the submitter's own work overlaps)`,
+);
 redis.stop();
 rmSync(subs, { recursive: true, force: true });
 process.exit(0);

@@ -21,8 +21,18 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const require = createRequire(join(ROOT, 'package.json'));
 const work = mkdtempSync(join(tmpdir(), 'evigrade-realm-bench-'));
 
-const CASES = [[2015, false], [1970, false], [1996, true], [2100, false], [2000, true], [1800, false], [2400, true], [2024, true]];
-const CJS_SOLUTION = 'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
+const CASES = [
+  [2015, false],
+  [1970, false],
+  [1996, true],
+  [2100, false],
+  [2000, true],
+  [1800, false],
+  [2400, true],
+  [2024, true],
+];
+const CJS_SOLUTION =
+  'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
 const ESM_SOLUTION = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
 const JEST_TEST = `const { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  test('year ${y}', () => { expect(isLeap(${y})).toBe(${r}); });`).join('\n')}\n});\n`;
 const ESM_TEST = `import { isLeap } from './leap';\n${JEST_TEST.split('\n').slice(1).join('\n')}`;
@@ -35,11 +45,18 @@ const t2 = c(); require('fs').writeSync(2, 'REALM ' + (t1 - t0) + ' ' + (t2 - t1
 
 // Preloaded into every measured process: prints its own CPU time as it exits.
 const REPORT = join(work, 'cpu.cjs');
-writeFileSync(REPORT, "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\nCPU_US ' + (u.user + u.system) + '\\n'); });\n");
+writeFileSync(
+  REPORT,
+  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\nCPU_US ' + (u.user + u.system) + '\\n'); });\n",
+);
 const NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=16', '--unhandled-rejections=warn'];
 
 function cpuMs(args, opts = {}) {
-  const r = spawnSync(process.execPath, ['--require', REPORT, ...args], { encoding: 'utf8', stdio: ['pipe', 'ignore', 'pipe', 'pipe'], ...opts });
+  const r = spawnSync(process.execPath, ['--require', REPORT, ...args], {
+    encoding: 'utf8',
+    stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+    ...opts,
+  });
   const m = /CPU_US (\d+)/.exec(r.stderr ?? '');
   if (!m) throw new Error(`no CPU figure from ${args.join(' ')}: ${r.stderr}`);
   return Number(m[1]) / 1000;
@@ -49,11 +66,29 @@ const measure = (fn) => median(Array.from({ length: RUNS }, fn));
 
 function harnessJob(kind, cache) {
   const dir = join(work, kind);
-  const payload = { key: randomBytes(32).toString('hex'), mode: 'run', root: dir, entry: './leap', tests: [{ name: 'leap.spec.js', source: kind === 'cjs' ? JEST_TEST : ESM_TEST }], only: null, stubNames: ['isLeap'], testTimeoutMs: 5000, outputBytes: 65536, builtins: [] };
-  return (extraEnv = {}) => cpuMs([...NODE_ARGS, join(DIST, 'boot.cjs'), ...(cache ? [cache] : [])], { input: JSON.stringify(payload), env: { PATH: '/usr/bin:/bin', ...extraEnv } });
+  const payload = {
+    key: randomBytes(32).toString('hex'),
+    mode: 'run',
+    root: dir,
+    entry: './leap',
+    tests: [{ name: 'leap.spec.js', source: kind === 'cjs' ? JEST_TEST : ESM_TEST }],
+    only: null,
+    stubNames: ['isLeap'],
+    testTimeoutMs: 5000,
+    outputBytes: 65536,
+    builtins: [],
+  };
+  return (extraEnv = {}) =>
+    cpuMs([...NODE_ARGS, join(DIST, 'boot.cjs'), ...(cache ? [cache] : [])], {
+      input: JSON.stringify(payload),
+      env: { PATH: '/usr/bin:/bin', ...extraEnv },
+    });
 }
 
-for (const [kind, src] of [['cjs', CJS_SOLUTION], ['esm', ESM_SOLUTION]]) {
+for (const [kind, src] of [
+  ['cjs', CJS_SOLUTION],
+  ['esm', ESM_SOLUTION],
+]) {
   spawnSync('mkdir', ['-p', join(work, kind)]);
   writeFileSync(join(work, kind, 'leap.js'), src);
 }
@@ -83,6 +118,16 @@ console.log(`  floor: node + expect + solution          ${f(floor)}`);
 console.log(`  harness job, Jest-style CommonJS         ${f(cjs)}   ${(cjs / floor).toFixed(2)}x the floor`);
 console.log(`  harness job, ES modules                  ${f(esm)}   ${(esm / floor).toFixed(2)}x the floor`);
 console.log(`  the realm: lockdown()                    ${f(lockdownMs)}`);
-console.log(`  the realm: loading ses from source       ${f(sesLoad)}   (in a job it comes from the harness's V8 code cache)`);
-summary('harness job CPU, CommonJS / ES-module test file', `${cjs.toFixed(0)} / ${esm.toFixed(0)} ms`, `floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`);
-summary('the realm: lockdown() / ses loaded from source', `${lockdownMs.toFixed(1)} / ${sesLoad.toFixed(1)} ms`, 'issue 12 aims at ≤ ~15 ms per job for the realm');
+console.log(
+  `  the realm: loading ses from source       ${f(sesLoad)}   (in a job it comes from the harness's V8 code cache)`,
+);
+summary(
+  'harness job CPU, CommonJS / ES-module test file',
+  `${cjs.toFixed(0)} / ${esm.toFixed(0)} ms`,
+  `floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`,
+);
+summary(
+  'the realm: lockdown() / ses loaded from source',
+  `${lockdownMs.toFixed(1)} / ${sesLoad.toFixed(1)} ms`,
+  'issue 12 aims at ≤ ~15 ms per job for the realm',
+);

@@ -27,7 +27,11 @@ const BENCHES = [
 function runOne(b, boundS) {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [join(HERE, `${b.name}.bench.mjs`)], { env: { ...process.env, ...b.env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const child = spawn(process.execPath, [join(HERE, `${b.name}.bench.mjs`)], {
+      env: { ...process.env, ...b.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -54,13 +58,17 @@ const rows = [];
 for (const b of BENCHES) {
   const left = BUDGET_S - (performance.now() - started) / 1000;
   if (left < 10) {
-    rows.push([b.name, 'skipped: the run\'s budget is spent', '', '', '']);
+    rows.push([b.name, "skipped: the run's budget is spent", '', '', '']);
     continue;
   }
   const bound = Math.min(b.bound, left);
   process.stdout.write(`\n## ${b.name}.bench.mjs (bound ${bound.toFixed(0)} s)\n\n`);
   const r = await runOne(b, bound);
-  const status = r.timedOut ? `stopped at its ${bound.toFixed(0)} s bound` : r.code === 0 ? 'ok' : `failed (exit ${r.code})`;
+  const status = r.timedOut
+    ? `stopped at its ${bound.toFixed(0)} s bound`
+    : r.code === 0
+      ? 'ok'
+      : `failed (exit ${r.code})`;
   const lines = r.out.split('\n').filter((l) => l.startsWith('BENCH-SUMMARY '));
   if (lines.length === 0) {
     const last = r.out.trim().split('\n').filter(Boolean).pop() ?? '';
@@ -68,7 +76,13 @@ for (const b of BENCHES) {
   }
   for (const [i, l] of lines.entries()) {
     const [figure, value, baseline] = l.slice('BENCH-SUMMARY '.length).split(' | ');
-    rows.push([i === 0 ? b.name : '', i === 0 ? `${status}, ${r.seconds.toFixed(0)} s` : '', figure ?? '', value ?? '', baseline ?? '']);
+    rows.push([
+      i === 0 ? b.name : '',
+      i === 0 ? `${status}, ${r.seconds.toFixed(0)} s` : '',
+      figure ?? '',
+      value ?? '',
+      baseline ?? '',
+    ]);
   }
 }
 process.stdout.write(`\n## Summary (${((performance.now() - started) / 1000).toFixed(0)} s in all)\n\n`);

@@ -17,7 +17,22 @@ const N = Number(process.env.BENCH_N ?? 20);
 const job = {
   runtime: 'node',
   files: [{ path: 'solution.js', content: 'module.exports = { f: (x) => x + 1 };\n', sha256: '', bytes: 0 }],
-  payload: { mode: 'run', root: '/job/sub', entry: './solution', tests: [{ name: 'a.test.js', source: "const { f } = require('./solution');\ntest('f', () => { expect(f(1)).toBe(2); });\n" }], only: null, stubNames: [], testTimeoutMs: 5000, outputBytes: 65536, builtins: [] },
+  payload: {
+    mode: 'run',
+    root: '/job/sub',
+    entry: './solution',
+    tests: [
+      {
+        name: 'a.test.js',
+        source: "const { f } = require('./solution');\ntest('f', () => { expect(f(1)).toBe(2); });\n",
+      },
+    ],
+    only: null,
+    stubNames: [],
+    testTimeoutMs: 5000,
+    outputBytes: 65536,
+    builtins: [],
+  },
   limits: LimitsSchema.parse({}),
 };
 
@@ -33,7 +48,8 @@ async function perJob(sandboxes) {
       const t0 = performance.now();
       const r = await sb.run(job);
       times[k].push(performance.now() - t0);
-      if (!r.frames.some((f) => f.type === 'done')) throw new Error(`${sb.backend.id}: job did not finish: ${r.stderr.slice(0, 300)}`);
+      if (!r.frames.some((f) => f.type === 'done'))
+        throw new Error(`${sb.backend.id}: job did not finish: ${r.stderr.slice(0, 300)}`);
     }
   }
   // Overheads are paired: each round's job minus the bare job of the same round, so load that drifts between
@@ -129,7 +145,8 @@ await new Promise((res) => setTimeout(res, 1500));
 // CPU: the job's processes and the grader's side for the process backends; for Docker, the engine's share (the
 // container's own processes cost what the bare run's do).
 const cpu = [];
-for (const [, choice, opts] of backends) cpu.push(choice === 'docker' ? await engineCpuPerJob(opts) : await ownCpuPerJob(choice));
+for (const [, choice, opts] of backends)
+  cpu.push(choice === 'docker' ? await engineCpuPerJob(opts) : await ownCpuPerJob(choice));
 counter.close();
 const signed = (ms) => `${ms >= 0 ? '+' : ''}${ms.toFixed(0)} ms`;
 const over = (xs, i) => (i === 0 ? '—' : signed(xs[i] - xs[0]));
@@ -138,12 +155,42 @@ const overBwrap = (m, i) => {
   const b = backends.findIndex(([, c]) => c === 'bwrap');
   return b < 0 || i <= b ? '' : signed(m.over[i] - m.over[b]);
 };
-console.log(`Sandbox overhead per job (N=${N} rounds of one job per backend, median wall; overheads: median of each round's difference from the bare job, one trivial test; loaded = a busy loop on each of ${cpus().length} cores)\n`);
-console.log(table(['backend', 'idle', 'over bare', 'over bwrap', 'loaded', 'over bare', 'over bwrap', 'CPU / job (docker: the engine\'s)', 'over bare'],
-  backends.map(([name], i) => [name, `${idle.wall[i].toFixed(0)} ms`, overPaired(idle, i), overBwrap(idle, i), `${loaded.wall[i].toFixed(0)} ms`, overPaired(loaded, i), overBwrap(loaded, i), `${cpu[i].toFixed(0)} ms`, backends[i][1] === 'docker' ? `+${cpu[i].toFixed(0)} ms` : over(cpu, i)])));
+console.log(
+  `Sandbox overhead per job (N=${N} rounds of one job per backend, median wall; overheads: median of each round's difference from the bare job, one trivial test; loaded = a busy loop on each of ${cpus().length} cores)\n`,
+);
+console.log(
+  table(
+    [
+      'backend',
+      'idle',
+      'over bare',
+      'over bwrap',
+      'loaded',
+      'over bare',
+      'over bwrap',
+      "CPU / job (docker: the engine's)",
+      'over bare',
+    ],
+    backends.map(([name], i) => [
+      name,
+      `${idle.wall[i].toFixed(0)} ms`,
+      overPaired(idle, i),
+      overBwrap(idle, i),
+      `${loaded.wall[i].toFixed(0)} ms`,
+      overPaired(loaded, i),
+      overBwrap(loaded, i),
+      `${cpu[i].toFixed(0)} ms`,
+      backends[i][1] === 'docker' ? `+${cpu[i].toFixed(0)} ms` : over(cpu, i),
+    ]),
+  ),
+);
 for (const [i, [name]] of backends.entries()) {
   if (i === 0) continue;
   const aim = name.includes('started ahead') ? '; aim ≤ 150 ms' : '';
   const cpuOver = backends[i][1] === 'docker' ? `+${cpu[i].toFixed(0)} ms (the engine)` : over(cpu, i);
-  summary(`sandbox per job over bare: ${name}`, `wall idle ${overPaired(idle, i)}, loaded ${overPaired(loaded, i)}; CPU ${cpuOver}`, `bare ${idle.wall[0].toFixed(0)} / ${loaded.wall[0].toFixed(0)} ms wall, ${cpu[0].toFixed(0)} ms CPU${aim}`);
+  summary(
+    `sandbox per job over bare: ${name}`,
+    `wall idle ${overPaired(idle, i)}, loaded ${overPaired(loaded, i)}; CPU ${cpuOver}`,
+    `bare ${idle.wall[0].toFixed(0)} / ${loaded.wall[0].toFixed(0)} ms wall, ${cpu[0].toFixed(0)} ms CPU${aim}`,
+  );
 }

@@ -6,12 +6,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
+export const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
-});
 
 async function until(ok, what) {
   for (let i = 0; i < 200; i++) {
@@ -25,12 +26,19 @@ export async function startRedis() {
   const { Redis } = await import('ioredis');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-bench-redis-'));
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   await until(async () => {
     const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
     c.on('error', () => undefined);
-    const ok = await c.connect().then(() => true, () => false);
+    const ok = await c.connect().then(
+      () => true,
+      () => false,
+    );
     c.disconnect();
     return ok;
   }, 'redis-server');
@@ -46,21 +54,36 @@ export async function startPostgres() {
   const bin = join(base, v, 'bin');
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-bench-pg-'));
   chownSync(dir, user.uid, user.gid);
-  const init = spawnSync(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'evigrade', '--auth=trust', '-E', 'UTF8', '--locale=C'], { ...user, encoding: 'utf8' });
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', join(dir, 'data'), '-U', 'evigrade', '--auth=trust', '-E', 'UTF8', '--locale=C'],
+    { ...user, encoding: 'utf8' },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
-  const proc = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off'], { ...user, stdio: 'ignore' });
+  const proc = spawn(
+    join(bin, 'postgres'),
+    ['-D', join(dir, 'data'), '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off'],
+    { ...user, stdio: 'ignore' },
+  );
   const url = `postgres://evigrade@127.0.0.1:${port}/postgres`;
   const { default: pg } = await import('pg');
   await until(async () => {
     const c = new pg.Client({ connectionString: url });
-    return c.connect().then(() => c.end()).then(() => true, () => false);
+    return c
+      .connect()
+      .then(() => c.end())
+      .then(
+        () => true,
+        () => false,
+      );
   }, 'postgres');
   return {
     url,
-    stop: () => new Promise((resolve) => {
-      proc.once('exit', () => resolve(rmSync(dir, { recursive: true, force: true })));
-      proc.kill('SIGINT');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        proc.once('exit', () => resolve(rmSync(dir, { recursive: true, force: true })));
+        proc.kill('SIGINT');
+      }),
   };
 }

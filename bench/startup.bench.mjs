@@ -30,8 +30,13 @@ writeFileSync(join(one, 'ada.js'), 'export const isLeap = (y) => y % 4 === 0 && 
 
 function cpuOf(args, expectCodes) {
   const c0 = cpu.childMs();
-  const r = spawnSync(process.execPath, args, { stdio: 'ignore', env: { ...process.env, CI: 'true', HF_TOKEN: '' }, timeout: 120_000 });
-  if (!expectCodes.includes(r.status)) throw new Error(`${args.slice(1).join(' ')} exited ${r.status ?? r.signal}, expected ${expectCodes.join(' or ')}`);
+  const r = spawnSync(process.execPath, args, {
+    stdio: 'ignore',
+    env: { ...process.env, CI: 'true', HF_TOKEN: '' },
+    timeout: 120_000,
+  });
+  if (!expectCodes.includes(r.status))
+    throw new Error(`${args.slice(1).join(' ')} exited ${r.status ?? r.signal}, expected ${expectCodes.join(' or ')}`);
   return cpu.childMs() - c0;
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -43,13 +48,39 @@ try {
     ['evigrade --help', measure([BIN, '--help']), 150],
     ['evigrade grade --help', measure([BIN, 'grade', '--help'], [0, 2]), 150], // exit 2 in builds before per-command help
     // Builds before the early refusal grade an empty folder to an empty gradebook (exit 0).
-    ['evigrade grade <empty folder> (exit 2)', measure([BIN, 'grade', empty, '--rubric', LEAP, '--out', join(work, 'o0')], [2, 0]), 600],
+    [
+      'evigrade grade <empty folder> (exit 2)',
+      measure([BIN, 'grade', empty, '--rubric', LEAP, '--out', join(work, 'o0')], [2, 0]),
+      600,
+    ],
     [`evigrade check-rubric (${SANDBOX})`, measure([BIN, 'check-rubric', LEAP, '--sandbox', SANDBOX]), null],
-    [`evigrade grade, one submission, --no-llm (${SANDBOX})`, measure([BIN, 'grade', one, '--rubric', LEAP, '--out', join(work, 'o1'), '--no-llm', '--force', '--sandbox', SANDBOX]), null],
+    [
+      `evigrade grade, one submission, --no-llm (${SANDBOX})`,
+      measure([
+        BIN,
+        'grade',
+        one,
+        '--rubric',
+        LEAP,
+        '--out',
+        join(work, 'o1'),
+        '--no-llm',
+        '--force',
+        '--sandbox',
+        SANDBOX,
+      ]),
+      null,
+    ],
   ];
   console.log(`CPU per command (${BIN}), median of ${RUNS}, ${cpu.source}; node ${process.version}`);
-  for (const [what, ms, target] of rows) console.log(`  ${what.padEnd(52)} ${ms.toFixed(0).padStart(6)} ms${target ? `   target <= ${target} ms` : ''}`);
-  for (const [what, ms, target] of rows.slice(1)) summary(`\`${what}\` CPU`, `${ms.toFixed(0)} ms`, `${target ? `target ≤ ${target} ms; ` : ''}node -e 0 ${rows[0][1].toFixed(0)} ms`);
+  for (const [what, ms, target] of rows)
+    console.log(`  ${what.padEnd(52)} ${ms.toFixed(0).padStart(6)} ms${target ? `   target <= ${target} ms` : ''}`);
+  for (const [what, ms, target] of rows.slice(1))
+    summary(
+      `\`${what}\` CPU`,
+      `${ms.toFixed(0)} ms`,
+      `${target ? `target ≤ ${target} ms; ` : ''}node -e 0 ${rows[0][1].toFixed(0)} ms`,
+    );
 } finally {
   rmSync(work, { recursive: true, force: true });
   cpu.close();

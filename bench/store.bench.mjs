@@ -21,7 +21,22 @@ const base = await sampleReport();
 async function sampleReport() {
   const { execFileSync } = await import('node:child_process');
   const out = join(work, 'sample');
-  execFileSync(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), 'grade', join(ROOT, 'submissions', 'leap'), '--rubric', join(ROOT, 'rubrics', 'leap', 'rubric.yaml'), '--out', out, '--no-llm', '--sandbox', 'bwrap'], { stdio: 'ignore', env: { ...process.env, CI: 'true' } });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'evigrade.js'),
+      'grade',
+      join(ROOT, 'submissions', 'leap'),
+      '--rubric',
+      join(ROOT, 'rubrics', 'leap', 'rubric.yaml'),
+      '--out',
+      out,
+      '--no-llm',
+      '--sandbox',
+      'bwrap',
+    ],
+    { stdio: 'ignore', env: { ...process.env, CI: 'true' } },
+  );
   return JSON.parse(readFileSync(join(out, 'partial-bob.json'), 'utf8'));
 }
 const reportN = (i) => ({ ...base, submission: { ...base.submission, id: `s${i}` } });
@@ -44,7 +59,20 @@ async function batchResults(where) {
   const store = batchesOver(sql);
   const id = `b${Math.random().toString(16).slice(2, 18)}`;
   const subs = Array.from({ length: N + 20 }, (_, j) => ({ id: `k${j - 20}`, input: { files: {}, error: null } })); // warm-up keeps k-20…k-1
-  await store.create({ id, origin: 'api', rubricId: base.rubric.id, rubricSha: base.rubric.sha256, requestedBy: 'bench', createdAt: new Date().toISOString(), total: subs.length, label: 'bench', summarisedAt: null }, subs);
+  await store.create(
+    {
+      id,
+      origin: 'api',
+      rubricId: base.rubric.id,
+      rubricSha: base.rubric.sha256,
+      requestedBy: 'bench',
+      createdAt: new Date().toISOString(),
+      total: subs.length,
+      label: 'bench',
+      summarisedAt: null,
+    },
+    subs,
+  );
   const keep = (i) => {
     const r = { ...base, submission: { ...base.submission, id: `k${i}` } };
     return store.complete(id, `k${i}`, r, `${JSON.stringify(r, null, 2)}\n`, 'bench');
@@ -56,7 +84,10 @@ async function batchResults(where) {
 
 try {
   const rows = [];
-  rows.push(['file only: atomic report write', await perRecord((i) => writeFileAtomic(join(work, `r${i}.json`), `${JSON.stringify(reportN(i), null, 2)}\n`))]);
+  rows.push([
+    'file only: atomic report write',
+    await perRecord((i) => writeFileAtomic(join(work, `r${i}.json`), `${JSON.stringify(reportN(i), null, 2)}\n`)),
+  ]);
   const embedded = await openHistory(join(work, 'pglite'));
   rows.push(['+ embedded Postgres (PGlite) record', await perRecord((i) => embedded.record(reportN(i), 'bench'))]);
   await embedded.close();
@@ -69,8 +100,11 @@ try {
     await pg.close();
     rows.push(['+ serve --db batch result, Postgres server', await batchResults(url)]);
   }
-  console.log(`Per graded submission (report ${(JSON.stringify(base).length / 1024).toFixed(0)} KB), median of ${N}, wall time:`);
-  for (const [what, ms] of rows) console.log(`  ${what.padEnd(44)} ${Number.isNaN(ms) ? '' : `${ms.toFixed(2).padStart(7)} ms`}`);
+  console.log(
+    `Per graded submission (report ${(JSON.stringify(base).length / 1024).toFixed(0)} KB), median of ${N}, wall time:`,
+  );
+  for (const [what, ms] of rows)
+    console.log(`  ${what.padEnd(44)} ${Number.isNaN(ms) ? '' : `${ms.toFixed(2).padStart(7)} ms`}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

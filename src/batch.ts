@@ -57,7 +57,8 @@ interface Entry {
 }
 
 /** A single file's submission name is its name without the extension (`o'brien.js` → `o'brien`). */
-const nameOf = (file: string, isDir: boolean): string => (isDir ? file : file.slice(0, file.length - extname(file).length) || file);
+const nameOf = (file: string, isDir: boolean): string =>
+  isDir ? file : file.slice(0, file.length - extname(file).length) || file;
 
 export async function listEntries(dir: string): Promise<Entry[]> {
   const dirents = await readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
@@ -88,15 +89,22 @@ async function reusable(path: string, rubric: Rubric, sub: Submission): Promise<
   }
 }
 
-
 /** Distinguishes this process's --force run from any earlier one. */
 const runId = randomUUID();
 
 /** The entry through intake: its submission, or why it is rejected. */
 async function intakeOf(e: Entry, rubric: Rubric): Promise<Intake> {
-  if (e.problem) return { submission: emptySubmission(e.id, e.name), rejected: new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.problem}`) };
+  if (e.problem)
+    return {
+      submission: emptySubmission(e.id, e.name),
+      rejected: new EvigradeError('INTAKE_PATH_INVALID', `submission "${e.id}": ${e.problem}`),
+    };
   try {
-    return { submission: e.prepared ? preparedSubmission(e.prepared, rubric) : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language, e.name) };
+    return {
+      submission: e.prepared
+        ? preparedSubmission(e.prepared, rubric)
+        : await readSubmission(e.path, e.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language, e.name),
+    };
   } catch (err) {
     return { submission: emptySubmission(e.id, e.name), rejected: asEvigradeError(err) };
   }
@@ -106,18 +114,34 @@ async function intakeOf(e: Entry, rubric: Rubric): Promise<Intake> {
 type Graded = Measured & { reused?: boolean };
 
 /** Intake and the deterministic stages; the judge comes after, off the sandbox's critical path. */
-async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedTest[], ports: BatchPorts, opts: BatchOptions, events: BatchEvents, signal: AbortSignal): Promise<Graded | null> {
+async function gradeEntry(
+  e: Entry,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  ports: BatchPorts,
+  opts: BatchOptions,
+  events: BatchEvents,
+  signal: AbortSignal,
+): Promise<Graded | null> {
   const intake = await intakeOf(e, rubric);
   if (!intake.rejected && !opts.force) {
     const prior = await reusable(join(opts.outDir, `${e.id}.json`), rubric, intake.submission);
     // A report whose judge failed keeps its measurements; only the judge is asked again.
-    if (prior && prior.judge.status === 'failed' && ports.judge) return { det: deterministicPart(prior), sub: intake.submission };
+    if (prior && prior.judge.status === 'failed' && ports.judge)
+      return { det: deterministicPart(prior), sub: intake.submission };
     if (prior) return { report: prior, reused: true };
   }
   // Same folder, same job: a re-run collects what a queue already graded. --force asks afresh.
   const scope = opts.force ? `${resolve(opts.outDir)}#force-${runId}` : resolve(opts.outDir);
   try {
-    const m = await measure(intake, rubric, expected, { scope, interactive: false, onStart: (where) => events.started?.(e.id, where) }, ports, signal);
+    const m = await measure(
+      intake,
+      rubric,
+      expected,
+      { scope, interactive: false, onStart: (where) => events.started?.(e.id, where) },
+      ports,
+      signal,
+    );
     // Killed by the interrupt: leave it for the re-run.
     return signal.aborted && 'report' in m && m.report.status === 'error' ? null : m;
   } catch (err) {
@@ -131,9 +155,18 @@ async function gradeEntry(e: Entry, rubric: Rubric, expected: readonly ExpectedT
  * submission never stops the batch; each report is written atomically as soon
  * as it exists, so an interrupted batch resumes where it stopped.
  */
-export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest[], opts: BatchOptions, ports: BatchPorts, events: BatchEvents, signal: AbortSignal): Promise<BatchResult> {
+export async function gradeBatch(
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  opts: BatchOptions,
+  ports: BatchPorts,
+  events: BatchEvents,
+  signal: AbortSignal,
+): Promise<BatchResult> {
   await makeOutputDir(opts.outDir);
-  const entries = opts.prepared ? opts.prepared.map((p) => ({ id: p.id, path: '', problem: null, prepared: p })) : await listEntries(opts.submissionsDir);
+  const entries = opts.prepared
+    ? opts.prepared.map((p) => ({ id: p.id, path: '', problem: null, prepared: p }))
+    : await listEntries(opts.submissionsDir);
   // Each submission in flight listens for the interrupt: hundreds at once with a remote queue.
   setMaxListeners(ports.queue.capacity + 16, signal);
   const reports: Report[] = [];
@@ -146,8 +179,12 @@ export async function gradeBatch(rubric: Rubric, expected: readonly ExpectedTest
   const finish = async (e: Entry, g: Graded): Promise<void> => {
     const fromDisk = g.reused === true;
     // A kept report is not a new grading; a new one is appended to the history after its file exists.
-    const keep = async (r: Report): Promise<void> => writeFileAtomic(join(opts.outDir, `${e.id}.json`), reportFileText(r));
-    const report = fromDisk && 'report' in g ? g.report : await conclude(g, rubric, ports, { requestedBy: 'cli', lms: e.prepared?.lms, keep });
+    const keep = async (r: Report): Promise<void> =>
+      writeFileAtomic(join(opts.outDir, `${e.id}.json`), reportFileText(r));
+    const report =
+      fromDisk && 'report' in g
+        ? g.report
+        : await conclude(g, rubric, ports, { requestedBy: 'cli', lms: e.prepared?.lms, keep });
     if (fromDisk) reused++;
     reports.push(report);
     events.done(e.id, report, fromDisk);

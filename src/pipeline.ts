@@ -53,8 +53,18 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
 }
 
 /** The job for a rubric's hidden tests: its runtime, payload and limits. */
-const jobOf = (rubric: Rubric, files: Submission['files'], mode: HarnessPayload['mode'], only: HarnessPayload['only'], limits = rubric.spec.limits): SandboxJob =>
-  ({ runtime: LANGUAGES[rubric.spec.language].runtime, files, payload: payload(rubric, mode, only), limits });
+const jobOf = (
+  rubric: Rubric,
+  files: Submission['files'],
+  mode: HarnessPayload['mode'],
+  only: HarnessPayload['only'],
+  limits = rubric.spec.limits,
+): SandboxJob => ({
+  runtime: LANGUAGES[rubric.spec.language].runtime,
+  files,
+  payload: payload(rubric, mode, only),
+  limits,
+});
 
 /**
  * Learns the tests that must report, from the hidden tests alone (the
@@ -73,12 +83,15 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
     for (const t of d.tests) expected.push({ file: d.file, index: t.index, path: t.path });
   }
   if (!run.frames.some((f) => f.type === 'done')) {
-    problems.push(`collecting the tests did not finish (exit ${run.exitCode ?? run.signal}): ${run.stderr.slice(0, 500)}`);
+    problems.push(
+      `collecting the tests did not finish (exit ${run.exitCode ?? run.signal}): ${run.stderr.slice(0, 500)}`,
+    );
   }
   if (problems.length === 0 && expected.length === 0) problems.push('the test files register no tests');
   const names = expected.map(testName);
   for (const sel of [...Object.keys(rubric.spec.weights), ...rubric.spec.edge_cases]) {
-    if (!names.some((n) => selectorMatches(sel, n))) problems.push(`"${sel}" (in weights or edge_cases) matches no test`);
+    if (!names.some((n) => selectorMatches(sel, n)))
+      problems.push(`"${sel}" (in weights or edge_cases) matches no test`);
   }
   if (problems.length > 0) throw new EvigradeError('RUBRIC_TESTS_INVALID', `${rubric.path}: ${problems.join('; ')}`);
   return expected;
@@ -99,31 +112,65 @@ function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']
 }
 
 /** The judge stage on a deterministic report: asked, audited, blended, timed, and the Report built. */
-export async function judgeReport(det: DeterministicReport, sub: Submission, rubric: Rubric, ports: Pick<GradingPorts, 'judge'>): Promise<Report> {
+export async function judgeReport(
+  det: DeterministicReport,
+  sub: Submission,
+  rubric: Rubric,
+  ports: Pick<GradingPorts, 'judge'>,
+): Promise<Report> {
   const t0 = performance.now();
   const j = ports.judge ? await ports.judge.judge(det, sub, rubric) : skippedJudgement('no judge configured');
-  return finalize({ ...det, timings: { ...det.timings, judgeMs: ms(t0), totalMs: (det.timings.totalMs ?? 0) + ms(t0) } }, j, rubric);
+  return finalize(
+    { ...det, timings: { ...det.timings, judgeMs: ms(t0), totalMs: (det.timings.totalMs ?? 0) + ms(t0) } },
+    j,
+    rubric,
+  );
 }
 
 /** Everything measured: tests in the sandbox, lint and metrics, scores and evidence. */
-export async function gradeDeterministic(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<DeterministicReport> {
+export async function gradeDeterministic(
+  sub: Submission,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  ports: GradePorts,
+): Promise<DeterministicReport> {
   const t0 = performance.now();
   const state = newAttemptState();
   const { files, shadowed } = jobFiles(sub, rubric);
   if (shadowed.length > 0) {
-    state.flags.push({ code: 'intake.shadowed_test_file', severity: 'info', message: `submitted file(s) ${shadowed.join(', ')} share a hidden test's name and were replaced by it` });
+    state.flags.push({
+      code: 'intake.shadowed_test_file',
+      severity: 'info',
+      message: `submitted file(s) ${shadowed.join(', ')} share a hidden test's name and were replaced by it`,
+    });
   }
   // Lint and metrics run in the worker pool while the sandbox runs the tests.
-  const analysing = timed(() => ports.analysis.analyse(sub.files, { lint: rubric.spec.lint, language: rubric.spec.language, limits: rubric.spec.analysis }));
+  const analysing = timed(() =>
+    ports.analysis.analyse(sub.files, {
+      lint: rubric.spec.lint,
+      language: rubric.spec.language,
+      limits: rubric.spec.analysis,
+    }),
+  );
   // A grader failure of the analysis (ANALYSIS_FAILED) surfaces at the await below, not as an unhandled rejection meanwhile.
   analysing.catch(() => undefined);
   const testRunMs = (await timed(() => runTests(files, rubric, expected, state, ports))).ms;
   const analysis = await analysing;
   const tests = toTestResults(rubric, expected, settle(state, expected));
   return assembleReport({
-    status: 'graded', submission: { ...sub }, rubric, backend: ports.sandbox.backend.id, runs: state.runs, tests,
-    events: state.events, flags: state.flags, errors: [], analyses: analysis.value,
-    timings: { testRunMs, analysisMs: analysis.ms, totalMs: ms(t0) }, tools: ports.tools, now: ports.now(),
+    status: 'graded',
+    submission: { ...sub },
+    rubric,
+    backend: ports.sandbox.backend.id,
+    runs: state.runs,
+    tests,
+    events: state.events,
+    flags: state.flags,
+    errors: [],
+    analyses: analysis.value,
+    timings: { testRunMs, analysisMs: analysis.ms, totalMs: ms(t0) },
+    tools: ports.tools,
+    now: ports.now(),
   });
 }
 
@@ -134,25 +181,57 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 }
 
 /** Runs the job, and re-runs it for the tests a kill left without a result. */
-async function runTests(files: Submission['files'], rubric: Rubric, expected: readonly ExpectedTest[], state: AttemptState, ports: GradePorts): Promise<void> {
+async function runTests(
+  files: Submission['files'],
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  state: AttemptState,
+  ports: GradePorts,
+): Promise<void> {
   let only: HarnessPayload['only'] = null;
   for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
     const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only));
     const next = foldAttempt(state, interpretRun(run, expected), run, expected, rubric.spec.limits);
     if (!next) return;
-    if (attempt < ports.maxResumes) state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
+    if (attempt < ports.maxResumes)
+      state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
     only = onlyMap(next);
   }
 }
 
 /** The deterministic report of a submission that could not be graded (intake rejection or machine failure). */
-export function failedDeterministic(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], err: EvigradeError, ports: Pick<GradePorts, 'now' | 'tools'> & { backend: string }): DeterministicReport {
+export function failedDeterministic(
+  sub: Submission,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  err: EvigradeError,
+  ports: Pick<GradePorts, 'now' | 'tools'> & { backend: string },
+): DeterministicReport {
   const status = err.code.startsWith('INTAKE_') ? 'rejected' : 'error';
-  const why = status === 'rejected' ? `not run: the submission was rejected at intake (${err.code})` : `not run: the grader failed (${err.code})`;
-  const tests = toTestResults(rubric, expected, expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })));
+  const why =
+    status === 'rejected'
+      ? `not run: the submission was rejected at intake (${err.code})`
+      : `not run: the grader failed (${err.code})`;
+  const tests = toTestResults(
+    rubric,
+    expected,
+    expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })),
+  );
   return assembleReport({
     // A rejected submission never reached a sandbox.
-    status, submission: sub, rubric, backend: status === 'rejected' ? 'none' : ports.backend, runs: 0, tests, events: [], flags: [], errors: [err], analyses: [], timings: {}, tools: ports.tools, now: ports.now(),
+    status,
+    submission: sub,
+    rubric,
+    backend: status === 'rejected' ? 'none' : ports.backend,
+    runs: 0,
+    tests,
+    events: [],
+    flags: [],
+    errors: [err],
+    analyses: [],
+    timings: {},
+    tools: ports.tools,
+    now: ports.now(),
   });
 }
 
@@ -185,17 +264,30 @@ export type Measured = { readonly det: DeterministicReport; readonly sub: Submis
 /** Not the submission's fault and not final: the caller keeps it unfinished and tries again (or stops). */
 const RETRY_LATER = new Set(['QUEUE_UNAVAILABLE', 'SHUTTING_DOWN']);
 /** Also the store being unreachable, for callers that keep results there: nothing to report, only to retry. */
-export const retryLater = (err: EvigradeError): boolean => RETRY_LATER.has(err.code) || err.code === 'STORE_UNAVAILABLE';
+export const retryLater = (err: EvigradeError): boolean =>
+  RETRY_LATER.has(err.code) || err.code === 'STORE_UNAVAILABLE';
 
 /**
  * Intake result → the deterministic part through the queue. A machine failure is the submission's error
  * report in a batch; an interactive caller (POST /grade) gets it thrown, to answer with its status.
  */
-export async function measure(intake: Intake, rubric: Rubric, expected: readonly ExpectedTest[], job: Pick<GradeJob, 'scope' | 'interactive' | 'onStart'>, ports: GradingPorts, signal?: AbortSignal): Promise<Measured> {
-  const fail = (err: EvigradeError): Measured => ({ report: failedReport(intake.submission, rubric, expected, err, { ...ports, backend: ports.queue.label }) });
+export async function measure(
+  intake: Intake,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  job: Pick<GradeJob, 'scope' | 'interactive' | 'onStart'>,
+  ports: GradingPorts,
+  signal?: AbortSignal,
+): Promise<Measured> {
+  const fail = (err: EvigradeError): Measured => ({
+    report: failedReport(intake.submission, rubric, expected, err, { ...ports, backend: ports.queue.label }),
+  });
   if (intake.rejected) return fail(intake.rejected);
   try {
-    return { det: await ports.queue.grade({ ...job, rubric, expected, submission: intake.submission }, signal), sub: intake.submission };
+    return {
+      det: await ports.queue.grade({ ...job, rubric, expected, submission: intake.submission }, signal),
+      sub: intake.submission,
+    };
   } catch (e) {
     const err = asEvigradeError(e);
     if (job.interactive || RETRY_LATER.has(err.code)) throw err;
@@ -220,7 +312,14 @@ export async function conclude(m: Measured, rubric: Rubric, ports: GradingPorts,
 }
 
 /** One submission from intake to history: the path every caller (CLI batch, HTTP batch, POST /grade) takes. */
-export async function gradeSubmission(intake: Intake, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradingPorts,
-  job: Pick<GradeJob, 'scope' | 'interactive' | 'onStart'> = { scope: randomUUID(), interactive: true }, keeping: Keeping = { requestedBy: 'cli' }, signal?: AbortSignal): Promise<Report> {
+export async function gradeSubmission(
+  intake: Intake,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  ports: GradingPorts,
+  job: Pick<GradeJob, 'scope' | 'interactive' | 'onStart'> = { scope: randomUUID(), interactive: true },
+  keeping: Keeping = { requestedBy: 'cli' },
+  signal?: AbortSignal,
+): Promise<Report> {
   return conclude(await measure(intake, rubric, expected, job, ports, signal), rubric, ports, keeping);
 }

@@ -29,7 +29,8 @@ export async function isolatingBackends(): Promise<{ id: ProcessBackendId; ok: b
   for (const id of ['bwrap', 'unshare', 'docker'] as const) {
     const a = await availability(id);
     // CI starts dockerd and sets EVIGRADE_REQUIRE_DOCKER: there a missing engine is a failure, not a skip.
-    if (!a.ok && id === 'docker' && process.env.EVIGRADE_REQUIRE_DOCKER === '1') throw new Error(`Docker is required here: ${a.reason}`);
+    if (!a.ok && id === 'docker' && process.env.EVIGRADE_REQUIRE_DOCKER === '1')
+      throw new Error(`Docker is required here: ${a.reason}`);
     out.push({ id, ok: a.ok, reason: a.reason });
   }
   return out;
@@ -44,13 +45,26 @@ export async function firstBackend(): Promise<ProcessBackendId> {
 
 /** A rubric from inline test sources, through the rubric loader's own validation and hash (so a worker accepts it too). */
 export function inlineRubric(tests: Record<string, string>, spec: Record<string, unknown> = {}): Rubric {
-  const raw = { id: 'inline', title: 'Inline', language: 'javascript', statement: 'inline test rubric', entry: './solution', tests: Object.keys(tests), ...spec };
+  const raw = {
+    id: 'inline',
+    title: 'Inline',
+    language: 'javascript',
+    statement: 'inline test rubric',
+    entry: './solution',
+    tests: Object.keys(tests),
+    ...spec,
+  };
   const sources = Object.entries(tests).map(([name, source]) => ({ name, source }));
   return buildRubric(raw, 'inline rubric', sources, { path: '/inline/rubric.yaml', referenceDir: null });
 }
 
 export function inlineSubmission(files: Record<string, string>, id = 'student'): Submission {
-  const list = Object.entries(files).map(([path, content]) => ({ path, content, sha256: sha256(content), bytes: Buffer.byteLength(content) }));
+  const list = Object.entries(files).map(([path, content]) => ({
+    path,
+    content,
+    sha256: sha256(content),
+    bytes: Buffer.byteLength(content),
+  }));
   return { id, files: list, ignored: [], sha256: sha256(canonicalJson(list.map((f) => [f.path, f.sha256]))) };
 }
 
@@ -65,19 +79,40 @@ export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
 }
 
 /** Grades inline code for real: collect in the sandbox, then run the submission in it. */
-export async function gradeInline(backend: ProcessBackendId, rubric: Rubric, files: Record<string, string>): Promise<Report> {
+export async function gradeInline(
+  backend: ProcessBackendId,
+  rubric: Rubric,
+  files: Record<string, string>,
+): Promise<Report> {
   const sandbox = await sandboxFor(backend);
   const expected = await collectExpected(rubric, sandbox);
-  return gradeLocally(inlineSubmission(files), rubric, expected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: { test: '1' }, maxResumes: 2 });
+  return gradeLocally(inlineSubmission(files), rubric, expected, {
+    sandbox,
+    analysis: analysisPool(),
+    now: () => new Date(0),
+    tools: { test: '1' },
+    maxResumes: 2,
+  });
 }
 
 /** The one grading path with the deterministic part in this process and no judge. */
-export function gradeLocally(sub: Submission, rubric: Rubric, expected: readonly ExpectedTest[], ports: GradePorts): Promise<Report> {
-  return gradeSubmission({ submission: sub }, rubric, expected, { queue: createLocalQueue(ports, 1), judge: null, now: ports.now, tools: ports.tools });
+export function gradeLocally(
+  sub: Submission,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  ports: GradePorts,
+): Promise<Report> {
+  return gradeSubmission({ submission: sub }, rubric, expected, {
+    queue: createLocalQueue(ports, 1),
+    judge: null,
+    now: ports.now,
+    tools: ports.tools,
+  });
 }
 
 /** Status per test name, the shape most assertions compare as a whole object. */
-export const statuses = (r: Report): Record<string, string> => Object.fromEntries(r.tests.map((t) => [t.name, t.status]));
+export const statuses = (r: Report): Record<string, string> =>
+  Object.fromEntries(r.tests.map((t) => [t.name, t.status]));
 export const flagCodes = (r: Report): string[] => r.flags.map((f) => f.code).sort();
 export const eventKinds = (r: Report): string[] => r.sandbox.violations.map((v) => v.event);
 
@@ -93,16 +128,40 @@ export async function leapService(): Promise<{ ports: BatchPorts; rubrics: Rubri
     },
     list: () => [loaded],
   };
-  const queue = createLocalQueue({ sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 }, 2);
+  const queue = createLocalQueue(
+    { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
+    2,
+  );
   return { rubrics, ports: { queue, judge: null, now: () => new Date(), tools: {} } };
 }
 
 /** The HTTP app over a leap service with a fresh batch folder (inject only), and its batch service. */
-export async function batchApp(service: { ports: BatchPorts; rubrics: RubricStore }, key: string): Promise<{ a: Awaited<ReturnType<typeof buildApp>>; batches: BatchService }> {
+export async function batchApp(
+  service: { ports: BatchPorts; rubrics: RubricStore },
+  key: string,
+): Promise<{ a: Awaited<ReturnType<typeof buildApp>>; batches: BatchService }> {
   const { ports, rubrics } = service;
   const slots = createSlots(2, 4);
-  const batches = createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-batch-app-')), rubrics, slots, ports, pino({ level: 'silent' }));
-  return { a: await buildApp({ rubrics, slots, ports, apiKeys: [key], ratePerMinute: 1000, logger: false, batches, judgeInfo: () => ({ configured: 0 }) }), batches };
+  const batches = createBatchService(
+    mkdtempSync(join(tmpdir(), 'evigrade-batch-app-')),
+    rubrics,
+    slots,
+    ports,
+    pino({ level: 'silent' }),
+  );
+  return {
+    a: await buildApp({
+      rubrics,
+      slots,
+      ports,
+      apiKeys: [key],
+      ratePerMinute: 1000,
+      logger: false,
+      batches,
+      judgeInfo: () => ({ configured: 0 }),
+    }),
+    batches,
+  };
 }
 
 /** Resolves when the batch is done: its "done" event, or its status if it finished before we listened. */

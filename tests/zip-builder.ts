@@ -10,7 +10,12 @@ export interface ZipItem {
 
 export async function buildZip(items: readonly ZipItem[]): Promise<Buffer> {
   const z = new yazl.ZipFile();
-  for (const it of items) z.addBuffer(Buffer.isBuffer(it.content) ? it.content : Buffer.from(it.content ?? '', 'utf8'), it.name, it.mode ? { mode: it.mode } : {});
+  for (const it of items)
+    z.addBuffer(
+      Buffer.isBuffer(it.content) ? it.content : Buffer.from(it.content ?? '', 'utf8'),
+      it.name,
+      it.mode ? { mode: it.mode } : {},
+    );
   z.end();
   const chunks: Buffer[] = [];
   for await (const c of z.outputStream) chunks.push(c as Buffer);

@@ -29,7 +29,10 @@ const usage = (msg: string): never => {
   throw new EvigradeError('USAGE', msg);
 };
 
-function parse(argv: string[], options: NonNullable<ParseArgsConfig['options']>): { values: Record<string, unknown>; positionals: string[] } {
+function parse(
+  argv: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): { values: Record<string, unknown>; positionals: string[] } {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -54,13 +57,17 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     from: { type: 'string' },
     attempts: { type: 'string' },
   });
-  if (positionals.length !== 1) usage('usage: evigrade grade <submissions-dir|archive.zip> [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all] --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]');
+  if (positionals.length !== 1)
+    usage(
+      'usage: evigrade grade <submissions-dir|archive.zip> [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all] --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]',
+    );
   const rubric = values.rubric;
   const out = values.out;
   if (typeof rubric !== 'string') usage('grade: --rubric <rubric.yaml> is required');
   if (typeof out !== 'string') usage('grade: --out <dir> is required');
   const concurrency = values.concurrency === undefined ? defaultConcurrency : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) usage(`grade: --concurrency must be an integer from 1 to 256, got "${String(values.concurrency)}"`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
+    usage(`grade: --concurrency must be an integer from 1 to 256, got "${String(values.concurrency)}"`);
   return {
     submissions: positionals[0] as string,
     rubric: rubric as string,
@@ -77,10 +84,16 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
   };
 }
 
-function lmsFlags(path: string, from: unknown, attempts: unknown): { from: LmsSystem | 'auto' | null; attempts: AttemptChoice } {
+function lmsFlags(
+  path: string,
+  from: unknown,
+  attempts: unknown,
+): { from: LmsSystem | 'auto' | null; attempts: AttemptChoice } {
   const choices = [...LMS_SYSTEMS, 'auto'];
-  if (from !== undefined && !choices.includes(String(from))) usage(`grade: --from must be one of ${choices.join(', ')}, got "${String(from)}"`);
-  if (attempts !== undefined && attempts !== 'latest' && attempts !== 'all') usage(`grade: --attempts must be latest or all, got "${String(attempts)}"`);
+  if (from !== undefined && !choices.includes(String(from)))
+    usage(`grade: --from must be one of ${choices.join(', ')}, got "${String(from)}"`);
+  if (attempts !== undefined && attempts !== 'latest' && attempts !== 'all')
+    usage(`grade: --attempts must be latest or all, got "${String(attempts)}"`);
   const f = (from as LmsSystem | 'auto' | undefined) ?? (/\.zip$/i.test(path) ? 'auto' : null);
   if (f === null && attempts !== undefined) usage('grade: --attempts applies to an LMS download (--from)');
   return { from: f, attempts: (attempts as AttemptChoice | undefined) ?? 'latest' };
@@ -90,7 +103,8 @@ function lmsFlags(path: string, from: unknown, attempts: unknown): { from: LmsSy
 function queueUrl(cmd: string, v: unknown): string | null {
   if (v === undefined) return null;
   const s = String(v);
-  if (/^\d+$/.test(s)) usage(`${cmd}: --queue now takes a redis:// URL; the number of waiting places is --backlog ${s}`);
+  if (/^\d+$/.test(s))
+    usage(`${cmd}: --queue now takes a redis:// URL; the number of waiting places is --backlog ${s}`);
   if (!/^rediss?:\/\//.test(s)) usage(`${cmd}: --queue must be a redis:// or rediss:// URL`);
   return s;
 }
@@ -98,10 +112,14 @@ function queueUrl(cmd: string, v: unknown): string | null {
 /** --judge-endpoint URL --judge-model NAME, repeatable: the i-th model goes with the i-th endpoint. */
 export function judgeFlags(endpoints: string[] | undefined, models: string[] | undefined): JudgeSpec[] | null {
   if (!endpoints?.length && !models?.length) return null;
-  if ((endpoints?.length ?? 0) !== (models?.length ?? 0)) usage('--judge-endpoint and --judge-model come in pairs (one model per endpoint)');
+  if ((endpoints?.length ?? 0) !== (models?.length ?? 0))
+    usage('--judge-endpoint and --judge-model come in pairs (one model per endpoint)');
   return (endpoints as string[]).map((endpointUrl, i) => {
     const parsed = JudgeSpecSchema.safeParse({ endpointUrl, model: (models as string[])[i] });
-    if (!parsed.success) usage(`--judge-endpoint ${endpointUrl}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    if (!parsed.success)
+      usage(
+        `--judge-endpoint ${endpointUrl}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+      );
     return parsed.data as JudgeSpec;
   });
 }
@@ -112,15 +130,23 @@ export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
     return 'unsafe';
   }
   const v = value ?? process.env.EVIGRADE_SANDBOX ?? 'auto';
-  if (!(SANDBOX_CHOICES as readonly unknown[]).includes(v)) usage(`--sandbox must be one of ${SANDBOX_CHOICES.join(', ')}, got "${String(v)}"`);
+  if (!(SANDBOX_CHOICES as readonly unknown[]).includes(v))
+    usage(`--sandbox must be one of ${SANDBOX_CHOICES.join(', ')}, got "${String(v)}"`);
   return v as SandboxChoice;
 }
 
 export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice } {
-  const { values, positionals } = parse(argv, { sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' } });
+  const { values, positionals } = parse(argv, {
+    sandbox: { type: 'string' },
+    'unsafe-no-sandbox': { type: 'boolean' },
+  });
   // check-rubric grades the reference deterministically: no judge is asked.
-  if (positionals.length !== 1) usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|docker|bwrap|unshare]');
-  return { rubric: positionals[0] as string, sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true) };
+  if (positionals.length !== 1)
+    usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|docker|bwrap|unshare]');
+  return {
+    rubric: positionals[0] as string,
+    sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
+  };
 }
 
 export interface ServeArgs {
@@ -142,18 +168,32 @@ export interface ServeArgs {
 const intArg = (name: string, v: unknown, dflt: number, min: number, max: number): number => {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) usage(`--${name} must be an integer from ${min} to ${max}, got "${String(v)}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    usage(`--${name} must be an integer from ${min} to ${max}, got "${String(v)}"`);
   return n;
 };
 
 export function parseServeArgs(argv: string[], defaultConcurrency: number): ServeArgs {
   const { values, positionals } = parse(argv, {
-    port: { type: 'string' }, host: { type: 'string' }, rubrics: { type: 'string' }, data: { type: 'string' },
-    concurrency: { type: 'string' }, backlog: { type: 'string' }, queue: { type: 'string' }, sandbox: { type: 'string' }, 'unsafe-no-sandbox': { type: 'boolean' },
-    'no-llm': { type: 'boolean' }, config: { type: 'string' }, 'judge-endpoint': { type: 'string', multiple: true }, 'judge-model': { type: 'string', multiple: true },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    rubrics: { type: 'string' },
+    data: { type: 'string' },
+    concurrency: { type: 'string' },
+    backlog: { type: 'string' },
+    queue: { type: 'string' },
+    sandbox: { type: 'string' },
+    'unsafe-no-sandbox': { type: 'boolean' },
+    'no-llm': { type: 'boolean' },
+    config: { type: 'string' },
+    'judge-endpoint': { type: 'string', multiple: true },
+    'judge-model': { type: 'string', multiple: true },
     db: { type: 'string' },
   });
-  if (positionals.length || typeof values.rubrics !== 'string') usage('usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--backlog N] [--queue redis://host:port]');
+  if (positionals.length || typeof values.rubrics !== 'string')
+    usage(
+      'usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--backlog N] [--queue redis://host:port]',
+    );
   const concurrency = intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256);
   return {
     port: intArg('port', values.port, 8080, 0, 65535),
@@ -179,8 +219,16 @@ export interface WorkerArgs {
 }
 
 export function parseWorkerArgs(argv: string[], defaultConcurrency: number): WorkerArgs {
-  const { values, positionals } = parse(argv, { queue: { type: 'string' }, concurrency: { type: 'string' }, sandbox: { type: 'string' }, config: { type: 'string' } });
-  if (positionals.length) usage('usage: evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--config file]');
+  const { values, positionals } = parse(argv, {
+    queue: { type: 'string' },
+    concurrency: { type: 'string' },
+    sandbox: { type: 'string' },
+    config: { type: 'string' },
+  });
+  if (positionals.length)
+    usage(
+      'usage: evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--config file]',
+    );
   return {
     queueUrl: queueUrl('worker', values.queue),
     concurrency: intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256),
@@ -190,11 +238,25 @@ export function parseWorkerArgs(argv: string[], defaultConcurrency: number): Wor
   };
 }
 
-export function parseReportArgs(argv: string[]): { outDir: string; maxPoints: number; to: LmsTarget | null; roster: string | null } {
-  const { values, positionals } = parse(argv, { 'max-points': { type: 'string' }, to: { type: 'string' }, roster: { type: 'string' } });
-  if (positionals.length !== 1) usage('usage: evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]');
-  if (values.to !== undefined && !(LMS_TARGETS as readonly unknown[]).includes(values.to)) usage(`report: --to must be one of ${LMS_TARGETS.join(', ')}, got "${String(values.to)}"`);
-  if (values.roster !== undefined && values.to === undefined) usage('report: --roster goes with --to (it adds the students with no submission to the import file)');
+export function parseReportArgs(argv: string[]): {
+  outDir: string;
+  maxPoints: number;
+  to: LmsTarget | null;
+  roster: string | null;
+} {
+  const { values, positionals } = parse(argv, {
+    'max-points': { type: 'string' },
+    to: { type: 'string' },
+    roster: { type: 'string' },
+  });
+  if (positionals.length !== 1)
+    usage(
+      'usage: evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]',
+    );
+  if (values.to !== undefined && !(LMS_TARGETS as readonly unknown[]).includes(values.to))
+    usage(`report: --to must be one of ${LMS_TARGETS.join(', ')}, got "${String(values.to)}"`);
+  if (values.roster !== undefined && values.to === undefined)
+    usage('report: --roster goes with --to (it adds the students with no submission to the import file)');
   return {
     outDir: positionals[0] as string,
     maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000),
@@ -203,10 +265,21 @@ export function parseReportArgs(argv: string[]): { outDir: string; maxPoints: nu
   };
 }
 
-export function parseVerifyArgs(argv: string[]): { report: string; rubric: string | null; submission: string | null; sandbox: SandboxChoice } {
-  const { values, positionals } = parse(argv, { rubric: { type: 'string' }, submission: { type: 'string' }, sandbox: { type: 'string' } });
-  if (positionals.length !== 1) usage('usage: evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]');
-  if ((typeof values.rubric === 'string') !== (typeof values.submission === 'string')) usage('verify: --rubric and --submission go together (they re-run the deterministic part)');
+export function parseVerifyArgs(argv: string[]): {
+  report: string;
+  rubric: string | null;
+  submission: string | null;
+  sandbox: SandboxChoice;
+} {
+  const { values, positionals } = parse(argv, {
+    rubric: { type: 'string' },
+    submission: { type: 'string' },
+    sandbox: { type: 'string' },
+  });
+  if (positionals.length !== 1)
+    usage('usage: evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]');
+  if ((typeof values.rubric === 'string') !== (typeof values.submission === 'string'))
+    usage('verify: --rubric and --submission go together (they re-run the deterministic part)');
   return {
     report: positionals[0] as string,
     rubric: typeof values.rubric === 'string' ? values.rubric : null,
@@ -233,18 +306,38 @@ export interface HistoryArgs {
 
 export function parseHistoryArgs(argv: string[]): HistoryArgs {
   const { values, positionals } = parse(argv, {
-    db: { type: 'string' }, config: { type: 'string' }, rubric: { type: 'string' }, submission: { type: 'string' }, flag: { type: 'string' },
-    verify: { type: 'boolean' }, diff: { type: 'string', multiple: true }, batches: { type: 'boolean' }, export: { type: 'string' }, out: { type: 'string' },
+    db: { type: 'string' },
+    config: { type: 'string' },
+    rubric: { type: 'string' },
+    submission: { type: 'string' },
+    flag: { type: 'string' },
+    verify: { type: 'boolean' },
+    diff: { type: 'string', multiple: true },
+    batches: { type: 'boolean' },
+    export: { type: 'string' },
+    out: { type: 'string' },
   });
-  if (positionals.length > 0) usage(`history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify] [--diff A --diff B] [--batches] [--export BATCH --out DIR])`);
-  if ((typeof values.export === 'string') !== (typeof values.out === 'string')) usage('history: --export BATCH and --out DIR go together');
+  if (positionals.length > 0)
+    usage(
+      `history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify] [--diff A --diff B] [--batches] [--export BATCH --out DIR])`,
+    );
+  if ((typeof values.export === 'string') !== (typeof values.out === 'string'))
+    usage('history: --export BATCH and --out DIR go together');
   const diff = values.diff as string[] | undefined;
   const ids = diff?.map(Number);
-  if (ids && (ids.length !== 2 || !ids.every((n) => Number.isInteger(n) && n > 0))) usage(`history: --diff takes two grading ids (--diff 3 --diff 7), got ${diff?.join(', ')}`);
+  if (ids && (ids.length !== 2 || !ids.every((n) => Number.isInteger(n) && n > 0)))
+    usage(`history: --diff takes two grading ids (--diff 3 --diff 7), got ${diff?.join(', ')}`);
   const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   return {
-    db: str(values.db), config: str(values.config), rubric: str(values.rubric), submission: str(values.submission), flag: str(values.flag),
-    verify: values.verify === true, diff: ids ? [ids[0] as number, ids[1] as number] : null,
-    batches: values.batches === true, export: str(values.export), out: str(values.out),
+    db: str(values.db),
+    config: str(values.config),
+    rubric: str(values.rubric),
+    submission: str(values.submission),
+    flag: str(values.flag),
+    verify: values.verify === true,
+    diff: ids ? [ids[0] as number, ids[1] as number] : null,
+    batches: values.batches === true,
+    export: str(values.export),
+    out: str(values.out),
   };
 }

@@ -7,13 +7,21 @@ export async function progressReporter(log: Logger, tty: boolean): Promise<Batch
     return {
       start: (total) => log.info({ total }, 'batch started'),
       started: (id, where) => log.debug({ submission: id, where }, 'submission started'),
-      done: (id, r, reused) => log.info({ submission: id, status: r.status, final: r.scores.final, flags: r.flags.map((f) => f.code), reused }, 'submission done'),
+      done: (id, r, reused) =>
+        log.info(
+          { submission: id, status: r.status, final: r.scores.final, flags: r.flags.map((f) => f.code), reused },
+          'submission done',
+        ),
       stop: () => undefined,
     };
   }
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
-    { format: ' grading [{bar}] {value}/{total} | {running} running | ETA {eta_formatted} | {last}', hideCursor: true, stream: process.stderr },
+    {
+      format: ' grading [{bar}] {value}/{total} | {running} running | ETA {eta_formatted} | {last}',
+      hideCursor: true,
+      stream: process.stderr,
+    },
     cliProgress.Presets.shades_classic,
   );
   let running = 0;

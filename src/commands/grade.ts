@@ -23,13 +23,24 @@ export async function run(argv: string[]): Promise<number> {
   const tty = process.stderr.isTTY === true;
   // Before any sandbox or queue: an empty folder is almost always the wrong folder.
   if (!args.from && (await listEntries(args.submissions)).length === 0) {
-    throw new EvigradeError('USAGE', `no submissions in "${args.submissions}": expected one file or folder per student (hidden files are ignored)`);
+    throw new EvigradeError(
+      'USAGE',
+      `no submissions in "${args.submissions}": expected one file or folder per student (hidden files are ignored)`,
+    );
   }
   const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
   const rubric = await loadRubric(args.rubric);
   // An LMS download is read (and refused, if it must be) before any sandbox starts.
-  const download = args.from ? await (await import('../adapters/archive/download.js')).readDownload(args.submissions, args.from, args.attempts, entryFileName(rubric.spec.entry, rubric.spec.language)) : null;
-  if (download) log.info({ system: download.system, submissions: download.submissions.length, unmatched: download.unmatched }, 'LMS download read');
+  const download = args.from
+    ? await (
+        await import('../adapters/archive/download.js')
+      ).readDownload(args.submissions, args.from, args.attempts, entryFileName(rubric.spec.entry, rubric.spec.language))
+    : null;
+  if (download)
+    log.info(
+      { system: download.system, submissions: download.submissions.length, unmatched: download.unmatched },
+      'LMS download read',
+    );
   const config = await loadConfig(args.config);
   const url = args.queueUrl ?? config.queue.url;
   const dbAt = args.db ?? config.db.url;
@@ -44,50 +55,89 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** With --db the batch is recorded too, its reports exactly as written, so `history --export` gives these files back. */
-async function recordBatch(store: Store, rubric: Rubric, res: BatchResult, out: string, label: string, createdAt: Date): Promise<string> {
+async function recordBatch(
+  store: Store,
+  rubric: Rubric,
+  res: BatchResult,
+  out: string,
+  label: string,
+  createdAt: Date,
+): Promise<string> {
   const id = `cli-${randomBytes(8).toString('hex')}`;
   const ids = res.reports.map((r) => r.submission.id).sort();
-  const reports = await Promise.all(ids.map(async (sub) => ({ id: sub, text: await readFile(join(out, `${sub}.json`), 'utf8') })));
-  await store.batches.recordCli({
-    id, origin: 'cli', rubricId: rubric.spec.id, rubricSha: rubric.sha256, requestedBy: 'cli', createdAt: createdAt.toISOString(), total: reports.length, label, summarisedAt: res.summary.generatedAt,
-  }, reports);
+  const reports = await Promise.all(
+    ids.map(async (sub) => ({ id: sub, text: await readFile(join(out, `${sub}.json`), 'utf8') })),
+  );
+  await store.batches.recordCli(
+    {
+      id,
+      origin: 'cli',
+      rubricId: rubric.spec.id,
+      rubricSha: rubric.sha256,
+      requestedBy: 'cli',
+      createdAt: createdAt.toISOString(),
+      total: reports.length,
+      label,
+      summarisedAt: res.summary.generatedAt,
+    },
+    reports,
+  );
   return id;
 }
 
 async function gradeWith(
-  args: GradeArgs, rubric: Rubric, config: Config, url: string | null, store: Store | null, log: Logger, tty: boolean, download: Download | null,
+  args: GradeArgs,
+  rubric: Rubric,
+  config: Config,
+  url: string | null,
+  store: Store | null,
+  log: Logger,
+  tty: boolean,
+  download: Download | null,
 ): Promise<number> {
   const history = store?.history ?? null;
   const createdAt = new Date();
   // Ctrl-C: stop starting submissions and kill the in-process jobs (a queue's jobs finish on their workers; a re-run collects them).
   const controller = new AbortController();
-  return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log, signal: controller.signal }, async (queue) => {
-    const judge = judgeFor(args, config, queue);
-    log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
-    const expected = await queue.collect(rubric);
-    const onSignal = (): void => controller.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    const progress = await progressReporter(log, tty);
-    try {
-      const opts = { submissionsDir: args.submissions, outDir: args.out, force: args.force, ...(download && { prepared: download.submissions }) };
-      const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
-      const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
-      progress.stop();
-      if (store && !res.interrupted) log.info({ batch: await recordBatch(store, rubric, res, args.out, queue.label, createdAt) }, 'batch recorded in the store');
-      // The same counts as summary.json (by status), then how many were processed now or kept.
-      const by = (s: string): number => res.reports.filter((r) => r.status === s).length;
-      const errored = by('error');
-      const counts = { count: res.reports.length, graded: by('graded'), rejected: by('rejected'), errored };
-      const line = `${counts.count} submissions: ${counts.graded} graded, ${counts.rejected} rejected, ${errored} errored (${res.graded} processed now, ${res.reused} kept from an earlier run) -> ${args.out}`;
-      if (tty) process.stdout.write(`${line}\n`);
-      log.info({ ...counts, processedNow: res.graded, reused: res.reused, out: args.out }, 'batch finished');
-      if (res.interrupted) return EXIT.interrupted;
-      return errored > 0 ? EXIT.someErrored : EXIT.ok;
-    } finally {
-      progress.stop(); // also when the batch stops on an error (the bar must not hide the message)
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-    }
-  });
+  return withGrading(
+    { url, config, choice: args.sandbox, concurrency: args.concurrency, log, signal: controller.signal },
+    async (queue) => {
+      const judge = judgeFor(args, config, queue);
+      log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
+      const expected = await queue.collect(rubric);
+      const onSignal = (): void => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const progress = await progressReporter(log, tty);
+      try {
+        const opts = {
+          submissionsDir: args.submissions,
+          outDir: args.out,
+          force: args.force,
+          ...(download && { prepared: download.submissions }),
+        };
+        const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
+        const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
+        progress.stop();
+        if (store && !res.interrupted)
+          log.info(
+            { batch: await recordBatch(store, rubric, res, args.out, queue.label, createdAt) },
+            'batch recorded in the store',
+          );
+        // The same counts as summary.json (by status), then how many were processed now or kept.
+        const by = (s: string): number => res.reports.filter((r) => r.status === s).length;
+        const errored = by('error');
+        const counts = { count: res.reports.length, graded: by('graded'), rejected: by('rejected'), errored };
+        const line = `${counts.count} submissions: ${counts.graded} graded, ${counts.rejected} rejected, ${errored} errored (${res.graded} processed now, ${res.reused} kept from an earlier run) -> ${args.out}`;
+        if (tty) process.stdout.write(`${line}\n`);
+        log.info({ ...counts, processedNow: res.graded, reused: res.reused, out: args.out }, 'batch finished');
+        if (res.interrupted) return EXIT.interrupted;
+        return errored > 0 ? EXIT.someErrored : EXIT.ok;
+      } finally {
+        progress.stop(); // also when the batch stops on an error (the bar must not hide the message)
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+      }
+    },
+  );
 }

@@ -12,8 +12,12 @@ export async function run(argv: string[]): Promise<number> {
   for (const s of skipped) process.stderr.write(`evigrade: skipped ${s}\n`);
   if (to) {
     const res = await writeLmsImport(outDir, reports, { to, maxPoints, roster });
-    process.stdout.write(`${res.file}: ${res.rows} students (${res.missing} missing) out of ${maxPoints} points${res.feedbackDir ? `; feedback files in ${res.feedbackDir}` : ''}\n`);
+    process.stdout.write(
+      `${res.file}: ${res.rows} students (${res.missing} missing) out of ${maxPoints} points${res.feedbackDir ? `; feedback files in ${res.feedbackDir}` : ''}\n`,
+    );
   }
-  process.stdout.write(`${join(outDir, 'report.html')}: ${reports.length} submissions; gradebook exports in ${join(outDir, 'gradescope')} and ${join(outDir, 'prairielearn')}\n`);
+  process.stdout.write(
+    `${join(outDir, 'report.html')}: ${reports.length} submissions; gradebook exports in ${join(outDir, 'gradescope')} and ${join(outDir, 'prairielearn')}\n`,
+  );
   return EXIT.ok;
 }

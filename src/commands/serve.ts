@@ -17,8 +17,21 @@ import { openStore, type Store } from './store.js';
 export async function run(argv: string[]): Promise<number> {
   const args = parseServeArgs(argv, Math.max(1, availableParallelism()));
   const config = await loadConfig(args.config);
-  if (config.api_keys.length === 0) throw new EvigradeError('CONFIG_INVALID', 'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file');
-  const log = pino({ base: { cmd: 'serve' }, redact: { paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'], censor: '[redacted]' } }, pino.destination(2));
+  if (config.api_keys.length === 0)
+    throw new EvigradeError(
+      'CONFIG_INVALID',
+      'no API keys: set EVIGRADE_API_KEYS (comma-separated) or api_keys in the config file',
+    );
+  const log = pino(
+    {
+      base: { cmd: 'serve' },
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', 'body', 'files', '*.files'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination(2),
+  );
   const url = args.queueUrl ?? config.queue.url;
   const dbAt = args.db ?? config.db.url;
   const store = dbAt ? await openStore(dbAt) : null;
@@ -30,30 +43,73 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** Batches in the store when there is one (replicas share them), else in the data directory (one server per directory). */
-async function batchService(args: ServeArgs, config: Config, store: Store | null, parts: { rubrics: RubricStore; slots: Slots; ports: BatchPorts; log: Logger }): Promise<BatchService & { close?: () => Promise<void> }> {
+async function batchService(
+  args: ServeArgs,
+  config: Config,
+  store: Store | null,
+  parts: { rubrics: RubricStore; slots: Slots; ports: BatchPorts; log: Logger },
+): Promise<BatchService & { close?: () => Promise<void> }> {
   if (!store) return createBatchService(args.data, parts.rubrics, parts.slots, parts.ports, parts.log);
   const { createStoredBatchService } = await import('../server/stored-batches.js');
-  return createStoredBatchService(store.batches, parts.rubrics, parts.slots, { ...parts.ports, history: null }, parts.log, config.db.lease_ms);
+  return createStoredBatchService(
+    store.batches,
+    parts.rubrics,
+    parts.slots,
+    { ...parts.ports, history: null },
+    parts.log,
+    config.db.lease_ms,
+  );
 }
 
-async function serveWith(args: ServeArgs, config: Config, url: string | null, store: Store | null, log: Logger): Promise<number> {
+async function serveWith(
+  args: ServeArgs,
+  config: Config,
+  url: string | null,
+  store: Store | null,
+  log: Logger,
+): Promise<number> {
   const history = store?.history ?? null;
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
     const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
-    const ports: BatchPorts = { queue, judge: judgeFor(args, config, queue), history, now: () => new Date(), tools: tools() };
+    const ports: BatchPorts = {
+      queue,
+      judge: judgeFor(args, config, queue),
+      history,
+      now: () => new Date(),
+      tools: tools(),
+    };
     const slots = createSlots(queue.kind === 'local' ? args.concurrency : queue.capacity, args.backlog);
     const batches = await batchService(args, config, store, { rubrics, slots, ports, log });
     const app = await buildApp({
-      rubrics, slots, batches, ports, history, apiKeys: config.api_keys, ratePerMinute: config.http.rate_per_minute, logger: log,
+      rubrics,
+      slots,
+      batches,
+      ports,
+      history,
+      apiKeys: config.api_keys,
+      ratePerMinute: config.http.rate_per_minute,
+      logger: log,
       judgeInfo: () => ({ ...ports.judge?.describe(), hfToken: Boolean(process.env.HF_TOKEN) }),
     });
     const resumed = await batches.resumeAll();
     await app.listen({ port: args.port, host: args.host });
-    log.info({ port: (app.server.address() as { port: number }).port, grading: queue.kind, rubrics: rubrics.list().length, resumed }, 'listening');
+    log.info(
+      {
+        port: (app.server.address() as { port: number }).port,
+        grading: queue.kind,
+        rubrics: rubrics.list().length,
+        resumed,
+      },
+      'listening',
+    );
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         log.info('draining: no new work, finishing what runs');
-        void slots.drain().then(() => app.close()).then(() => batches.close?.()).then(resolve, resolve);
+        void slots
+          .drain()
+          .then(() => app.close())
+          .then(() => batches.close?.())
+          .then(resolve, resolve);
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

@@ -21,7 +21,8 @@ import { sha256 } from '../util/hash.js';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const HARNESS_DIR = join(ROOT, 'sandbox', 'dist');
 
-const version = (pkg: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (pkg: string): string =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Versions that make a report reproducible (eslint's from its package file: importing ESLint here costs 0.3 s). */
 export function tools(): Record<string, string> {
@@ -39,11 +40,23 @@ export function tools(): Record<string, string> {
  * needs no sandbox); otherwise in this process's sandbox and lint pool.
  */
 export async function withGrading<T>(
-  opts: { url: string | null; config: Config; choice: SandboxChoice; concurrency: number; log: Logger; signal?: AbortSignal }, fn: (queue: GradeQueue) => Promise<T>,
+  opts: {
+    url: string | null;
+    config: Config;
+    choice: SandboxChoice;
+    concurrency: number;
+    log: Logger;
+    signal?: AbortSignal;
+  },
+  fn: (queue: GradeQueue) => Promise<T>,
 ): Promise<T> {
   if (opts.url) {
     // Workers choose their own sandbox (and never run unsandboxed); say so rather than ignore the flag.
-    if (opts.choice !== 'auto') opts.log.warn({ sandbox: opts.choice }, 'the sandbox choice has no effect with a job queue: each worker uses its own');
+    if (opts.choice !== 'auto')
+      opts.log.warn(
+        { sandbox: opts.choice },
+        'the sandbox choice has no effect with a job queue: each worker uses its own',
+      );
     const { openRedisQueue } = await import('../queue/redis.js');
     const queue = await openRedisQueue({ ...opts.config.queue, url: opts.url }, opts.log);
     try {
@@ -57,8 +70,12 @@ export async function withGrading<T>(
     if (!sandbox.backend.isolates) opts.log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
     const local = createLocalQueue(ports, opts.concurrency);
     // The collection is kept on disk by everything that shapes it, so a later run of the same rubric skips it.
-    const keyOf = (r: Rubric): string => sha256([r.sha256, ports.tools.harness, process.version, sandbox.backend.id].join('|'));
-    return fn({ ...local, collect: (r) => cachedCollect(join(graderCacheDir(), 'collect'), keyOf(r), () => local.collect(r)) });
+    const keyOf = (r: Rubric): string =>
+      sha256([r.sha256, ports.tools.harness, process.version, sandbox.backend.id].join('|'));
+    return fn({
+      ...local,
+      collect: (r) => cachedCollect(join(graderCacheDir(), 'collect'), keyOf(r), () => local.collect(r)),
+    });
   });
 }
 
@@ -67,9 +84,16 @@ const LINT_JOBS = 4;
 
 /** `signal`: aborted on Ctrl-C or shutdown, it kills every job the sandbox runs (their runs reject: no evidence). */
 export async function withSandbox<T>(
-  choice: SandboxChoice, concurrency: number, config: Pick<Config, 'sandbox'>, signal: AbortSignal | undefined, fn: (sb: Sandbox, ports: GradePorts) => Promise<T>,
+  choice: SandboxChoice,
+  concurrency: number,
+  config: Pick<Config, 'sandbox'>,
+  signal: AbortSignal | undefined,
+  fn: (sb: Sandbox, ports: GradePorts) => Promise<T>,
 ): Promise<T> {
-  const sandbox = await openSandbox(choice, HARNESS_DIR, { dockerPool: config.sandbox.docker_pool, ...(signal ? { signal } : {}) });
+  const sandbox = await openSandbox(choice, HARNESS_DIR, {
+    dockerPool: config.sandbox.docker_pool,
+    ...(signal ? { signal } : {}),
+  });
   // Each lint thread pays ESLint's start-up (≈ 0.4 s of CPU) when a file first needs it, and lints a small
   // file in ≈ 5 ms while that submission's sandbox job takes ≈ 0.1 s: one thread per LINT_JOBS jobs keeps up.
   const threads = Math.max(1, Math.min(availableParallelism(), Math.ceil(concurrency / LINT_JOBS)));
@@ -84,7 +108,16 @@ export async function withSandbox<T>(
 }
 
 /** The judge chain; on a job queue its calls are spaced across every submitter (one rate budget). */
-export function judgeFor(args: { noLlm: boolean; judges: JudgeSpec[] | null }, config: Config, queue: GradeQueue): JudgePort {
-  const setup = { disabled: args.noLlm ? 'disabled with --no-llm' : null, cliSpecs: args.judges, config, env: { hfToken: process.env.HF_TOKEN || null } };
+export function judgeFor(
+  args: { noLlm: boolean; judges: JudgeSpec[] | null },
+  config: Config,
+  queue: GradeQueue,
+): JudgePort {
+  const setup = {
+    disabled: args.noLlm ? 'disabled with --no-llm' : null,
+    cliSpecs: args.judges,
+    config,
+    env: { hfToken: process.env.HF_TOKEN || null },
+  };
   return createJudgePort(queue.pace ? { ...setup, pace: queue.pace } : setup);
 }

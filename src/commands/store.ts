@@ -13,7 +13,15 @@ export interface Store {
 
 /** Opened and migrated before any work: a wrong database fails the command at once. */
 export async function openStore(where: string): Promise<Store> {
-  const [{ openMigrated, historyOver }, { batchesOver }] = await Promise.all([import('../adapters/store/history.js'), import('../adapters/store/batches.js')]);
+  const [{ openMigrated, historyOver }, { batchesOver }] = await Promise.all([
+    import('../adapters/store/history.js'),
+    import('../adapters/store/batches.js'),
+  ]);
   const sql = await openMigrated(where);
-  return { label: sql.label, history: { ...historyOver(sql), close: async () => undefined }, batches: batchesOver(sql), close: () => sql.close() };
+  return {
+    label: sql.label,
+    history: { ...historyOver(sql), close: async () => undefined },
+    batches: batchesOver(sql),
+    close: () => sql.close(),
+  };
 }

@@ -13,12 +13,17 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseWorkerArgs(argv, Math.max(1, availableParallelism()));
   const config = await loadConfig(args.config);
   const url = args.queueUrl ?? config.queue.url;
-  if (!url) throw new EvigradeError('USAGE', 'worker: --queue redis://host:port is required (or queue.url in the config, or EVIGRADE_QUEUE)');
+  if (!url)
+    throw new EvigradeError(
+      'USAGE',
+      'worker: --queue redis://host:port is required (or queue.url in the config, or EVIGRADE_QUEUE)',
+    );
   const log = pino({ base: { cmd: 'worker' } }, pino.destination(2));
   // A second signal kills the running jobs; they return to the queue when their locks expire.
   const hardStop = new AbortController();
   return withSandbox(args.sandbox, args.concurrency, config, hardStop.signal, async (sandbox, ports) => {
-    if (!sandbox.backend.isolates) throw new EvigradeError('SANDBOX_UNAVAILABLE', 'worker: refusing to take jobs without an isolating sandbox');
+    if (!sandbox.backend.isolates)
+      throw new EvigradeError('SANDBOX_UNAVAILABLE', 'worker: refusing to take jobs without an isolating sandbox');
     const worker = await startWorker({ ...config.queue, url }, args.concurrency, ports, log);
     await new Promise<void>((resolve) => {
       let stopping = false;

@@ -23,7 +23,18 @@ export const BatchRequestSchema = z
   .object({
     rubric: z.string().min(1).max(64),
     submissions: z
-      .array(z.object({ id: z.string().min(1).max(200).describe('the submission\'s name (any printable Unicode; see POST /grade id)'), files: fileMap }).strict())
+      .array(
+        z
+          .object({
+            id: z
+              .string()
+              .min(1)
+              .max(200)
+              .describe("the submission's name (any printable Unicode; see POST /grade id)"),
+            files: fileMap,
+          })
+          .strict(),
+      )
       .min(1)
       .max(5000)
       .refine((l) => new Set(l.map((s) => s.id)).size === l.length, { message: 'submission ids must be unique' }),
@@ -32,7 +43,11 @@ export const BatchRequestSchema = z
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 
 export const ErrorBodySchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }).strict() })
+  .object({
+    error: z
+      .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+      .strict(),
+  })
   .strict();
 
 export const BatchStatusSchema = z
@@ -42,7 +57,9 @@ export const BatchStatusSchema = z
     state: z.enum(['running', 'done']),
     total: z.number().int(),
     done: z.number().int(),
-    submissions: z.array(z.object({ id: z.string(), status: z.string().nullable(), final: z.number().nullable() }).strict()),
+    submissions: z.array(
+      z.object({ id: z.string(), status: z.string().nullable(), final: z.number().nullable() }).strict(),
+    ),
     createdAt: z.string(),
   })
   .strict();

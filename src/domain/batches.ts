@@ -83,7 +83,13 @@ export interface BatchStore {
    * The submission's result and its history row, in one transaction, if it has none yet (first wins);
    * false when another replica finished it first (nothing is written then).
    */
-  complete(batch: string, submission: string, report: Report, reportText: string, requestedBy: string): Promise<boolean>;
+  complete(
+    batch: string,
+    submission: string,
+    report: Report,
+    reportText: string,
+    requestedBy: string,
+  ): Promise<boolean>;
   /** Tells every replica that a submission's sandbox run began, and where. */
   started(batch: string, submission: string, where: string): Promise<void>;
   /** How many submissions of every batch have no result yet. */

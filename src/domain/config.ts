@@ -16,7 +16,14 @@ export const ConfigSchema = z
         cache_dir: z.string().min(1).default('.evigrade-cache/judge'),
       })
       .strict()
-      .default({ concurrency: 4, rate_per_minute: 120, retries: 2, backoff_ms: 500, max_backoff_ms: 10_000, cache_dir: '.evigrade-cache/judge' }),
+      .default({
+        concurrency: 4,
+        rate_per_minute: 120,
+        retries: 2,
+        backoff_ms: 500,
+        max_backoff_ms: 10_000,
+        cache_dir: '.evigrade-cache/judge',
+      }),
     http: z
       .object({ rate_per_minute: z.number().int().min(1).max(1_000_000).default(600) })
       .strict()
@@ -24,10 +31,20 @@ export const ConfigSchema = z
     /** The job queue: absent (or url null) grades in-process; a redis:// URL sends jobs to `evigrade worker`s. */
     queue: z
       .object({
-        url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').nullable().default(null),
+        url: z
+          .string()
+          .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+          .nullable()
+          .default(null),
         /** Key prefix and queue name: one pair per course or deployment partitions the work. */
-        prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).default('evigrade'),
-        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('grade'),
+        prefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,32}$/)
+          .default('evigrade'),
+        name: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/)
+          .default('grade'),
         /** Tries per job when the worker reports a machine failure (a failed sandbox); student failures are never retried. */
         attempts: z.number().int().min(1).max(5).default(2),
         /** A worker that stops renewing its lock for this long is presumed dead; its job goes back to the queue. */
@@ -38,7 +55,12 @@ export const ConfigSchema = z
         /** Jobs one submitter keeps in the queue at once. */
         in_flight: z.number().int().min(1).max(100_000).default(512),
         /** Finished jobs stay this long so a restarted submitter collects results instead of re-grading. */
-        keep_s: z.number().int().min(60).max(7 * 86_400).default(86_400),
+        keep_s: z
+          .number()
+          .int()
+          .min(60)
+          .max(7 * 86_400)
+          .default(86_400),
         max_job_kb: z.number().int().min(64).max(65_536).default(8192),
         /** How long the submitter waits out a lost Redis connection (or an empty worker pool for collection) before failing. */
         unavailable_ms: z.number().int().min(1000).max(3_600_000).default(120_000),
@@ -55,7 +77,10 @@ export const ConfigSchema = z
      * `serve` keeps batches there; a replica holds a submission for `lease_ms` at a time, renewed while it grades.
      */
     db: z
-      .object({ url: z.string().min(1).nullable().default(null), lease_ms: z.number().int().min(1000).max(600_000).default(30_000) })
+      .object({
+        url: z.string().min(1).nullable().default(null),
+        lease_ms: z.number().int().min(1000).max(600_000).default(30_000),
+      })
       .strict()
       .prefault({}),
     /** Bearer API keys for `evigrade serve` (EVIGRADE_API_KEYS adds more). */

@@ -5,7 +5,10 @@
  */
 export const EXIT_CODES = {
   ok: { code: 0, meaning: 'done; rejected submissions are graded outcomes (their reports say why), not failures' },
-  someErrored: { code: 1, meaning: 'some submissions hit grader errors (their reports say why; a re-run retries them)' },
+  someErrored: {
+    code: 1,
+    meaning: 'some submissions hit grader errors (their reports say why; a re-run retries them)',
+  },
   usage: { code: 2, meaning: 'usage, configuration or rubric error; an empty or unreadable submissions folder' },
   referenceFailed: { code: 3, meaning: 'the reference solution fails a hidden test (`check-rubric`)' },
   unavailable: { code: 4, meaning: 'no sandbox available, or the job queue or history database unreachable' },
@@ -19,12 +22,18 @@ export type ExitName = keyof typeof EXIT_CODES;
 export type ExitCode = (typeof EXIT_CODES)[ExitName]['code'];
 
 /** Name → number, for `return EXIT.ok`. */
-export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([k, v]) => [k, v.code])) as { readonly [K in ExitName]: (typeof EXIT_CODES)[K]['code'] };
+export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([k, v]) => [k, v.code])) as {
+  readonly [K in ExitName]: (typeof EXIT_CODES)[K]['code'];
+};
 
 /** The table as `--help` prints it. */
 export const exitCodesText = (): string =>
-  `Exit codes:\n${Object.values(EXIT_CODES).map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning.replaceAll('`', '')}`).join('\n')}\n`;
+  `Exit codes:\n${Object.values(EXIT_CODES)
+    .map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning.replaceAll('`', '')}`)
+    .join('\n')}\n`;
 
 /** The table as README.md and DESIGN.md show it (between `<!-- exit-codes:start -->` and `<!-- exit-codes:end -->`). */
 export const exitCodesMarkdown = (): string =>
-  ['| Exit | Meaning |', '|---|---|', ...Object.values(EXIT_CODES).map((e) => `| ${e.code} | ${e.meaning} |`)].join('\n');
+  ['| Exit | Meaning |', '|---|---|', ...Object.values(EXIT_CODES).map((e) => `| ${e.code} | ${e.meaning} |`)].join(
+    '\n',
+  );

@@ -7,9 +7,19 @@ const testRef = { file: z.string(), index: z.number().int().nonnegative() };
 const coded = z.object({ code: z.string(), detail: z.string() });
 
 export const FRAME_DATA = {
-  collected: z.object({ file: z.string(), tests: z.array(z.object({ index: z.number().int().nonnegative(), path: z.array(z.string()) })), error: z.string().nullable() }),
+  collected: z.object({
+    file: z.string(),
+    tests: z.array(z.object({ index: z.number().int().nonnegative(), path: z.array(z.string()) })),
+    error: z.string().nullable(),
+  }),
   start: z.object(testRef),
-  result: z.object({ ...testRef, path: z.array(z.string()), status: TestStatusSchema, durationMs: z.number(), message: z.string() }),
+  result: z.object({
+    ...testRef,
+    path: z.array(z.string()),
+    status: TestStatusSchema,
+    durationMs: z.number(),
+    message: z.string(),
+  }),
   tamper: coded,
   limit: coded,
   note: coded,
@@ -19,14 +29,22 @@ export const FRAME_DATA = {
 } as const;
 
 export type FrameType = keyof typeof FRAME_DATA;
-export type HarnessFrame = { [K in FrameType]: { readonly type: K; readonly data: z.infer<(typeof FRAME_DATA)[K]> } }[FrameType];
+export type HarnessFrame = {
+  [K in FrameType]: { readonly type: K; readonly data: z.infer<(typeof FRAME_DATA)[K]> };
+}[FrameType];
 
 const isFrameType = (t: string): t is FrameType => Object.hasOwn(FRAME_DATA, t);
 
 /** The typed frame, or why it cannot be interpreted (an unknown type, or data of the wrong shape). */
-export function parseFrame(f: { readonly type: string; readonly data: unknown }): HarnessFrame | { readonly malformed: string } {
+export function parseFrame(f: {
+  readonly type: string;
+  readonly data: unknown;
+}): HarnessFrame | { readonly malformed: string } {
   if (!isFrameType(f.type)) return { malformed: `unknown frame type "${f.type.slice(0, 40)}"` };
   const parsed = FRAME_DATA[f.type].safeParse(f.data);
-  if (!parsed.success) return { malformed: `a "${f.type}" frame with ${parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return {
+      malformed: `a "${f.type}" frame with ${parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}`,
+    };
   return { type: f.type, data: parsed.data } as HarnessFrame;
 }

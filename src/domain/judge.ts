@@ -57,7 +57,17 @@ export const JudgeOutputSchema = z
   .strict();
 export type JudgeOutput = z.infer<typeof JudgeOutputSchema>;
 
-export const ATTEMPT_OUTCOMES = ['ok', 'cached', 'malformed', 'truncated', 'unavailable', 'rate_limited', 'timeout', 'http_error', 'transport_error'] as const;
+export const ATTEMPT_OUTCOMES = [
+  'ok',
+  'cached',
+  'malformed',
+  'truncated',
+  'unavailable',
+  'rate_limited',
+  'timeout',
+  'http_error',
+  'transport_error',
+] as const;
 export const JudgeAttemptSchema = z
   .object({
     model: z.string(),

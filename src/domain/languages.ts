@@ -23,13 +23,32 @@ const JS_ANALYSABLE = /\.(c|m)?(js|ts)$/;
 const TS_SUFFIXES = ['.ts', '.mts', '.cts', '/index.ts', '/index.mts', '/index.cts'];
 
 export const LANGUAGES = {
-  javascript: { runtime: 'node', entrySuffix: '.js', entrySuffixes: JS_SUFFIXES, lintRule: { test: () => true, linter: 'ESLint core' }, analysable: JS_ANALYSABLE },
-  typescript: { runtime: 'node', entrySuffix: '.ts', entrySuffixes: [...JS_SUFFIXES, ...TS_SUFFIXES], lintRule: { test: () => true, linter: 'ESLint core' }, analysable: JS_ANALYSABLE },
+  javascript: {
+    runtime: 'node',
+    entrySuffix: '.js',
+    entrySuffixes: JS_SUFFIXES,
+    lintRule: { test: () => true, linter: 'ESLint core' },
+    analysable: JS_ANALYSABLE,
+  },
+  typescript: {
+    runtime: 'node',
+    entrySuffix: '.ts',
+    entrySuffixes: [...JS_SUFFIXES, ...TS_SUFFIXES],
+    lintRule: { test: () => true, linter: 'ESLint core' },
+    analysable: JS_ANALYSABLE,
+  },
   // The submission's module is imported by name (`from leap import leap_year`): a file or a package.
-  python: { runtime: 'python', entrySuffix: '.py', entrySuffixes: ['.py', '/__init__.py'], lintRule: { test: isRuffSelector, linter: 'ruff' }, analysable: /\.py$/ },
+  python: {
+    runtime: 'python',
+    entrySuffix: '.py',
+    entrySuffixes: ['.py', '/__init__.py'],
+    lintRule: { test: isRuffSelector, linter: 'ruff' },
+    analysable: /\.py$/,
+  },
 } as const satisfies Record<string, LanguageDef>;
 
 export type Language = keyof typeof LANGUAGES;
 export const LANGUAGE_NAMES = Object.keys(LANGUAGES) as [Language, ...Language[]];
 
-export const languageOf = (name: string): LanguageDef => LANGUAGES[(Object.hasOwn(LANGUAGES, name) ? name : 'javascript') as Language];
+export const languageOf = (name: string): LanguageDef =>
+  LANGUAGES[(Object.hasOwn(LANGUAGES, name) ? name : 'javascript') as Language];

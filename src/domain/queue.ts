@@ -12,7 +12,11 @@ import { SAFE_ID } from './submission.js';
 const sha = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex');
 
 export const ExpectedTestSchema = z
-  .object({ file: z.string().min(1).max(512), index: z.number().int().min(0), path: z.array(z.string().max(4096)).min(1).max(64) })
+  .object({
+    file: z.string().min(1).max(512),
+    index: z.number().int().min(0),
+    path: z.array(z.string().max(4096)).min(1).max(64),
+  })
   .strict();
 
 /** A rubric, stored once per content hash; the worker rebuilds it and checks the hash. */
@@ -21,7 +25,10 @@ export const RubricWireSchema = z
     v: z.literal(1),
     sha256: sha,
     spec: z.record(z.string(), z.unknown()),
-    tests: z.array(z.object({ name: z.string().min(1).max(255), source: z.string().max(4 * 1024 * 1024) }).strict()).min(1).max(64),
+    tests: z
+      .array(z.object({ name: z.string().min(1).max(255), source: z.string().max(4 * 1024 * 1024) }).strict())
+      .min(1)
+      .max(64),
   })
   .strict();
 export type RubricWire = z.infer<typeof RubricWireSchema>;

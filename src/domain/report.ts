@@ -25,7 +25,16 @@ export const TestResultSchema = z
 export type TestResult = z.infer<typeof TestResultSchema>;
 
 export const SANDBOX_EVENTS = [
-  'timeout', 'memory_limit', 'output_limit', 'pids_limit', 'crash', 'incomplete', 'tampering', 'process_exit', 'blocked_module', 'resumed',
+  'timeout',
+  'memory_limit',
+  'output_limit',
+  'pids_limit',
+  'crash',
+  'incomplete',
+  'tampering',
+  'process_exit',
+  'blocked_module',
+  'resumed',
 ] as const;
 export const SandboxEventSchema = z
   .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })
@@ -34,32 +43,78 @@ export type SandboxEvent = z.infer<typeof SandboxEventSchema>;
 
 const position = { file: z.string(), line: z.number().int().positive(), column: z.number().int().positive() };
 export const LintItemSchema = z
-  .object({ id: z.string().regex(/^L\d+$/), kind: z.literal('lint'), rule: z.string(), severity: z.enum(['error', 'warning']), ...position, message: z.string(), weight: z.number().nonnegative() })
+  .object({
+    id: z.string().regex(/^L\d+$/),
+    kind: z.literal('lint'),
+    rule: z.string(),
+    severity: z.enum(['error', 'warning']),
+    ...position,
+    message: z.string(),
+    weight: z.number().nonnegative(),
+  })
   .strict();
 export const FunctionItemSchema = z
   .object({
-    id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.literal('function'), file: z.string(), name: z.string(),
-    line: z.number().int().positive(), endLine: z.number().int().positive(), cyclomatic: z.number().int().positive(),
-    maxLoopNesting: z.number().int().nonnegative(), recursive: z.boolean(), lines: z.number().int().positive(), params: z.number().int().nonnegative(),
+    id: z.string().regex(/^C\d+$/),
+    kind: z.literal('complexity'),
+    rule: z.literal('function'),
+    file: z.string(),
+    name: z.string(),
+    line: z.number().int().positive(),
+    endLine: z.number().int().positive(),
+    cyclomatic: z.number().int().positive(),
+    maxLoopNesting: z.number().int().nonnegative(),
+    recursive: z.boolean(),
+    lines: z.number().int().positive(),
+    params: z.number().int().nonnegative(),
     overLimit: z.boolean(),
   })
   .strict();
 /** One per analysed file: what the style and complexity scores are computed from. */
 export const FileItemSchema = z
   .object({
-    id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.literal('file'), file: z.string(),
-    loc: z.number().int().nonnegative(), measured: z.boolean(), metrics: z.boolean(),
-    maxLoopNesting: z.number().int().nonnegative(), maxCyclomatic: z.number().int().positive(),
+    id: z.string().regex(/^C\d+$/),
+    kind: z.literal('complexity'),
+    rule: z.literal('file'),
+    file: z.string(),
+    loc: z.number().int().nonnegative(),
+    measured: z.boolean(),
+    metrics: z.boolean(),
+    maxLoopNesting: z.number().int().nonnegative(),
+    maxCyclomatic: z.number().int().positive(),
     /** Why the submission made this file unmeasurable (absent in reports older than the field). */
     blocked: z.enum(UNMEASURABLE).nullable().optional(),
   })
   .strict();
 export const PolicyItemSchema = z
-  .object({ id: z.string().regex(/^C\d+$/), kind: z.literal('complexity'), rule: z.string().regex(/^policy\.[a-z_]+$/), ...position, message: z.string() })
+  .object({
+    id: z.string().regex(/^C\d+$/),
+    kind: z.literal('complexity'),
+    rule: z.string().regex(/^policy\.[a-z_]+$/),
+    ...position,
+    message: z.string(),
+  })
   .strict();
 export const EvidenceItemSchema = z.union([
-  z.object({ id: z.string().regex(/^T\d+$/), kind: z.literal('test'), name: z.string(), status: TestStatusSchema, weight: z.number(), edgeCase: z.boolean(), message: z.string() }).strict(),
-  z.object({ id: z.string().regex(/^S\d+$/), kind: z.literal('sandbox'), event: z.enum(SANDBOX_EVENTS), detail: z.string() }).strict(),
+  z
+    .object({
+      id: z.string().regex(/^T\d+$/),
+      kind: z.literal('test'),
+      name: z.string(),
+      status: TestStatusSchema,
+      weight: z.number(),
+      edgeCase: z.boolean(),
+      message: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      id: z.string().regex(/^S\d+$/),
+      kind: z.literal('sandbox'),
+      event: z.enum(SANDBOX_EVENTS),
+      detail: z.string(),
+    })
+    .strict(),
   LintItemSchema,
   FileItemSchema,
   FunctionItemSchema,
@@ -91,7 +146,13 @@ export type DeterministicScores = z.infer<typeof DeterministicScoresSchema>;
 const measuredPair = z.object({ style: score, complexity: score }).strict();
 /** How the rubric's quality policy turned measured style and complexity into credited ones. */
 export const QualityCreditSchema = z
-  .object({ policy: z.enum(QUALITY_POLICIES), factor: z.number().min(0).max(1), measured: measuredPair, credited: measuredPair, reason: z.string() })
+  .object({
+    policy: z.enum(QUALITY_POLICIES),
+    factor: z.number().min(0).max(1),
+    measured: measuredPair,
+    credited: measuredPair,
+    reason: z.string(),
+  })
   .strict();
 export type QualityCredit = z.infer<typeof QualityCreditSchema>;
 
@@ -126,7 +187,9 @@ export const ReportSchema = z
         files: z.array(
           z
             .object({
-              path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative(),
+              path: z.string(),
+              sha256: z.string(),
+              bytes: z.number().int().nonnegative(),
               /** The text that was graded (UTF-8; intake refuses binary files), so the report is its own audit record; absent in older reports. */
               text: z.string().optional(),
             })
@@ -139,12 +202,19 @@ export const ReportSchema = z
       .strict(),
     rubric: z
       .object({
-        id: z.string(), title: z.string(), sha256: z.string(),
+        id: z.string(),
+        title: z.string(),
+        sha256: z.string(),
         /** What the scores were computed with, so `verify` can recompute them from the report alone. */
-        criteria: z.object({ correctness: z.number(), edge_cases: z.number(), style: z.number(), complexity: z.number() }).strict(),
+        criteria: z
+          .object({ correctness: z.number(), edge_cases: z.number(), style: z.number(), complexity: z.number() })
+          .strict(),
         complexity: z.object({ max_loop_nesting: z.number(), max_cyclomatic: z.number() }).strict(),
         /** The rubric's analysis limits and policy (absent in reports older than the field: files left out). */
-        analysis: z.object({ max_code_kb: z.number(), cpu_ms: z.number(), unmeasurable: z.enum(['zero', 'exclude']) }).strict().optional(),
+        analysis: z
+          .object({ max_code_kb: z.number(), cpu_ms: z.number(), unmeasurable: z.enum(['zero', 'exclude']) })
+          .strict()
+          .optional(),
         /** The rubric's quality policy (absent in reports older than the field: independent). */
         quality: z.enum(QUALITY_POLICIES).optional(),
         maxAdjustment: z.number(),
@@ -159,7 +229,9 @@ export const ReportSchema = z
       })
       .strict(),
     tests: z.array(TestResultSchema),
-    evidence: z.object({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/), items: z.array(EvidenceItemSchema) }).strict(),
+    evidence: z
+      .object({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/), items: z.array(EvidenceItemSchema) })
+      .strict(),
     scores: z
       .object({
         deterministic: DeterministicScoresSchema,
@@ -190,7 +262,15 @@ export type Report = z.infer<typeof ReportSchema>;
  * (stages/judgement.ts) turns it into the Report, once.
  */
 export const DeterministicReportSchema = ReportSchema.omit({ judge: true, scores: true })
-  .extend({ scores: z.object({ deterministic: DeterministicScoresSchema, unmeasured: z.array(UnmeasuredSchema), quality: QualityCreditSchema.optional() }).strict() })
+  .extend({
+    scores: z
+      .object({
+        deterministic: DeterministicScoresSchema,
+        unmeasured: z.array(UnmeasuredSchema),
+        quality: QualityCreditSchema.optional(),
+      })
+      .strict(),
+  })
   .strict();
 export type DeterministicReport = z.infer<typeof DeterministicReportSchema>;
 
@@ -210,7 +290,12 @@ export const SummarySchema = z
           id: z.string(),
           /** The submission's own name when it differs from the id. */
           name: z.string().optional(),
-          status: z.string(), final: z.number(), total: z.number(), flags: z.array(z.string()), passed: z.number().int(), tests: z.number().int(),
+          status: z.string(),
+          final: z.number(),
+          total: z.number(),
+          flags: z.array(z.string()),
+          passed: z.number().int(),
+          tests: z.number().int(),
           /** "criterion: reason" for each criterion without a measured score. */
           unmeasured: z.array(z.string()).optional(),
         })
@@ -219,8 +304,15 @@ export const SummarySchema = z
     sandbox: z.string(),
     judge: z
       .object({
-        answered: z.number().int(), cached: z.number().int(), failed: z.number().int(), skipped: z.number().int(),
-        blended: z.number().int(), calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), costUsd: z.number(),
+        answered: z.number().int(),
+        cached: z.number().int(),
+        failed: z.number().int(),
+        skipped: z.number().int(),
+        blended: z.number().int(),
+        calls: z.number().int(),
+        promptTokens: z.number().int(),
+        completionTokens: z.number().int(),
+        costUsd: z.number(),
       })
       .strict(),
     generatedAt: z.string(),

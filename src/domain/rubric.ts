@@ -26,12 +26,23 @@ export const LimitsSchema = z
  */
 export const AnalysisLimitsSchema = z
   .object({
-    max_code_kb: positiveInt.max(16_384).default(256).describe('code bytes of one file, comments and blank lines excluded, above which it is not analysed'),
-    cpu_ms: positiveInt.min(100).max(600_000).default(5_000).describe("CPU time one file's lint and metrics may take (type checking gets 4×); counted on the analysing thread, never wall time"),
+    max_code_kb: positiveInt
+      .max(16_384)
+      .default(256)
+      .describe('code bytes of one file, comments and blank lines excluded, above which it is not analysed'),
+    cpu_ms: positiveInt
+      .min(100)
+      .max(600_000)
+      .default(5_000)
+      .describe(
+        "CPU time one file's lint and metrics may take (type checking gets 4×); counted on the analysing thread, never wall time",
+      ),
     unmeasurable: z
       .enum(['zero', 'exclude'])
       .default('zero')
-      .describe('a file too large, too deep or too slow to analyse scores 0 on style and complexity (zero), or is left out of them (exclude)'),
+      .describe(
+        'a file too large, too deep or too slow to analyse scores 0 on style and complexity (zero), or is left out of them (exclude)',
+      ),
   })
   .strict();
 
@@ -44,25 +55,44 @@ export type QualityPolicy = (typeof QUALITY_POLICIES)[number];
 
 const unit = z.number().min(0).max(1);
 export const CriteriaSchema = z
-  .object({ correctness: unit.default(0.6), edge_cases: unit.default(0.2), style: unit.default(0.1), complexity: unit.default(0.1) })
+  .object({
+    correctness: unit.default(0.6),
+    edge_cases: unit.default(0.2),
+    style: unit.default(0.1),
+    complexity: unit.default(0.1),
+  })
   .strict()
   .superRefine((c, ctx) => {
     const sum = c.correctness + c.edge_cases + c.style + c.complexity;
-    if (Math.abs(sum - 1) >= 1e-6) ctx.addIssue({ code: 'custom', message: `criteria weights must sum to 1, and these sum to ${+sum.toFixed(6)} (${c.correctness} + ${c.edge_cases} + ${c.style} + ${c.complexity})` });
+    if (Math.abs(sum - 1) >= 1e-6)
+      ctx.addIssue({
+        code: 'custom',
+        message: `criteria weights must sum to 1, and these sum to ${+sum.toFixed(6)} (${c.correctness} + ${c.edge_cases} + ${c.style} + ${c.complexity})`,
+      });
   });
 
 export const BlendSchema = z
-  .object({ deterministic: unit.default(0.6), llm: unit.default(0.4), max_adjustment: z.number().min(0).max(10).default(2) })
+  .object({
+    deterministic: unit.default(0.6),
+    llm: unit.default(0.4),
+    max_adjustment: z.number().min(0).max(10).default(2),
+  })
   .strict()
   .superRefine((b, ctx) => {
     const sum = b.deterministic + b.llm;
-    if (Math.abs(sum - 1) >= 1e-6) ctx.addIssue({ code: 'custom', message: `blend.deterministic + blend.llm must equal 1, and ${b.deterministic} + ${b.llm} = ${+sum.toFixed(6)}` });
+    if (Math.abs(sum - 1) >= 1e-6)
+      ctx.addIssue({
+        code: 'custom',
+        message: `blend.deterministic + blend.llm must equal 1, and ${b.deterministic} + ${b.llm} = ${+sum.toFixed(6)}`,
+      });
   });
 
 const relPath = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), { message: 'must be a relative path without ".."' });
+  .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), {
+    message: 'must be a relative path without ".."',
+  });
 
 /**
  * Node built-ins a rubric may grant to submissions beyond the harness's default set (DESIGN.md, "What the
@@ -71,12 +101,26 @@ const relPath = z
  * `inspector`, `repl` and `cluster` are never grantable.
  */
 export const GRANTABLE_BUILTINS = [
-  'dgram', 'http2', 'perf_hooks', 'punycode', 'readline/promises', 'stream/consumers', 'stream/promises', 'stream/web', 'tty', 'util/types',
+  'dgram',
+  'http2',
+  'perf_hooks',
+  'punycode',
+  'readline/promises',
+  'stream/consumers',
+  'stream/promises',
+  'stream/web',
+  'tty',
+  'util/types',
 ] as const;
 
 export const RubricSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'),
+    id: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9._-]{0,63}$/,
+        'lowercase letters, digits, ".", "_" or "-", starting with a letter or digit',
+      ),
     title: z.string().min(1),
     language: z.enum(LANGUAGE_NAMES),
     statement: z.string().min(1),
@@ -87,10 +131,18 @@ export const RubricSchema = z
     limits: LimitsSchema.default(LimitsSchema.parse({})),
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
     blend: BlendSchema.default(BlendSchema.parse({})),
-    complexity: z.object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) }).strict().optional(),
+    complexity: z
+      .object({ max_loop_nesting: positiveInt.default(2), max_cyclomatic: positiveInt.default(10) })
+      .strict()
+      .optional(),
     lint: LintSpecSchema.default(LintSpecSchema.parse({})),
     analysis: AnalysisLimitsSchema.default(AnalysisLimitsSchema.parse({})),
-    quality: z.enum(QUALITY_POLICIES).default('scaled').describe('style and complexity credited in proportion to the tests passed (scaled), only once one passes (gated), or regardless (independent)'),
+    quality: z
+      .enum(QUALITY_POLICIES)
+      .default('scaled')
+      .describe(
+        'style and complexity credited in proportion to the tests passed (scaled), only once one passes (gated), or regardless (independent)',
+      ),
     reference: relPath.optional(),
     /** Further Node built-ins the submission may load (absent: the default set only). */
     builtins: z.array(z.enum(GRANTABLE_BUILTINS)).optional(),
@@ -128,4 +180,7 @@ export interface Rubric {
  * or a pytest node id's file, class or function (`leap_test.py::LeapTest`, `test_counts` for `test_counts[3]`).
  */
 export const selectorMatches = (selector: string, name: string): boolean =>
-  name === selector || name.startsWith(`${selector} > `) || name.startsWith(`${selector}::`) || name.startsWith(`${selector}[`);
+  name === selector ||
+  name.startsWith(`${selector} > `) ||
+  name.startsWith(`${selector}::`) ||
+  name.startsWith(`${selector}[`);

@@ -56,7 +56,8 @@ export const isRuffSelector = (s: string): boolean => RUFF_SELECTOR.test(s) && s
 /** The longest selector in `rules` that matches `code`, or null. */
 function longestMatch(rules: Readonly<Record<string, unknown>>, code: string): string | null {
   let best: string | null = null;
-  for (const sel of Object.keys(rules)) if (code.startsWith(sel) && (best === null || sel.length > best.length)) best = sel;
+  for (const sel of Object.keys(rules))
+    if (code.startsWith(sel) && (best === null || sel.length > best.length)) best = sel;
   return best;
 }
 
@@ -75,6 +76,9 @@ export function ruffLevel(code: string, spec: LintSpec): Level {
 
 /** What ruff is asked to check: every selector that could yield a finding at `warn` or `error`. */
 export function ruffSelect(spec: LintSpec): string[] {
-  const on = (rules: Readonly<Record<string, unknown>>): string[] => Object.entries(rules).filter(([, v]) => levelOf(v) !== 'off').map(([k]) => k);
+  const on = (rules: Readonly<Record<string, unknown>>): string[] =>
+    Object.entries(rules)
+      .filter(([, v]) => levelOf(v) !== 'off')
+      .map(([k]) => k);
   return [...new Set([...on(DEFAULT_RUFF_RULES), ...on(spec.rules)])].sort();
 }

@@ -24,4 +24,10 @@ export interface Submission {
 }
 
 /** The submission of a report whose files never made it through intake. */
-export const emptySubmission = (id: string, name?: string): Submission => ({ id, ...(name !== undefined && name !== id && { name }), files: [], ignored: [], sha256: '' });
+export const emptySubmission = (id: string, name?: string): Submission => ({
+  id,
+  ...(name !== undefined && name !== id && { name }),
+  files: [],
+  ignored: [],
+  sha256: '',
+});

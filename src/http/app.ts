@@ -66,7 +66,9 @@ export async function buildApp(deps: AppDeps) {
       done(new EvigradeError('BODY_INVALID', `the body is not valid JSON: ${(e as Error).message}`), undefined);
     }
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, new EvigradeError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, new EvigradeError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)),
+  );
 
   const auth = createAuth(deps.apiKeys);
   app.addHook('onRequest', async (req: FastifyRequest) => {
@@ -79,7 +81,9 @@ export async function buildApp(deps: AppDeps) {
     keyGenerator: (req) => req.keyId ?? req.ip,
     allowList: (req) => OPEN_ROUTES.has(req.url.split('?')[0] as string),
     errorResponseBuilder: (_req, ctx) => {
-      const e = new EvigradeError('RATE_LIMITED', `more than ${ctx.max} requests per minute for this API key`, { retryAfter: Math.ceil(ctx.ttl / 1000) });
+      const e = new EvigradeError('RATE_LIMITED', `more than ${ctx.max} requests per minute for this API key`, {
+        retryAfter: Math.ceil(ctx.ttl / 1000),
+      });
       return Object.assign(e, { statusCode: 429 });
     },
   });

@@ -14,7 +14,8 @@ export function createAuth(keys: readonly string[]) {
       const m = typeof h === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
       if (!m) throw new EvigradeError('AUTH_MISSING', 'send "Authorization: Bearer <API key>"');
       const d = digest(m[1] as string);
-      if (!known.some((k) => timingSafeEqual(k, d))) throw new EvigradeError('AUTH_INVALID', 'the API key is not valid');
+      if (!known.some((k) => timingSafeEqual(k, d)))
+        throw new EvigradeError('AUTH_INVALID', 'the API key is not valid');
       return d.toString('hex').slice(0, 12);
     },
   };

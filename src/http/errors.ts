@@ -12,7 +12,9 @@ export function sendError(reply: FastifyReply, err: EvigradeError): FastifyReply
 
 /** A zod failure as BODY_INVALID naming every field path. */
 export function bodyError(issues: readonly z.core.$ZodIssue[]): EvigradeError {
-  const fields = issues.slice(0, 20).map((i) => ({ path: i.path.length ? i.path.map(String).join('.') : '(body)', message: i.message }));
+  const fields = issues
+    .slice(0, 20)
+    .map((i) => ({ path: i.path.length ? i.path.map(String).join('.') : '(body)', message: i.message }));
   return new EvigradeError('BODY_INVALID', fields.map((f) => `${f.path}: ${f.message}`).join('; '), { fields });
 }
 
@@ -20,11 +22,19 @@ export function bodyError(issues: readonly z.core.$ZodIssue[]): EvigradeError {
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (isEvigradeError(error)) return sendError(reply, error);
   const fe = error as FastifyError;
-  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new EvigradeError('BODY_TOO_LARGE', fe.message));
-  if (fe.statusCode === 429) return sendError(reply, new EvigradeError('RATE_LIMITED', fe.message, { retryAfter: Number(reply.getHeader('retry-after') ?? 60) }));
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return sendError(reply, new EvigradeError('BODY_TOO_LARGE', fe.message));
+  if (fe.statusCode === 429)
+    return sendError(
+      reply,
+      new EvigradeError('RATE_LIMITED', fe.message, { retryAfter: Number(reply.getHeader('retry-after') ?? 60) }),
+    );
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return sendError(reply, new EvigradeError('BODY_INVALID', `${fe.message}`));
   }
   request.log.error({ err: error }, 'unexpected error');
-  return sendError(reply, new EvigradeError('INTERNAL', 'an unexpected internal error; the server log has the details'));
+  return sendError(
+    reply,
+    new EvigradeError('INTERNAL', 'an unexpected internal error; the server log has the details'),
+  );
 }

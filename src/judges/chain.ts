@@ -38,29 +38,67 @@ export interface ChainResult {
 }
 
 const cacheKey = (j: Judge, prompt: JudgePrompt, parts: CacheKeyParts): string =>
-  sha256(canonicalJson({ judge: j.id, model: j.spec.model, promptVersion: prompt.version, promptHash: prompt.hash, ...parts }));
+  sha256(
+    canonicalJson({
+      judge: j.id,
+      model: j.spec.model,
+      promptVersion: prompt.version,
+      promptHash: prompt.hash,
+      ...parts,
+    }),
+  );
 
-function attempt(j: Judge, outcome: JudgeAttempt['outcome'], t0: number, raw: JudgeRaw | null, err: JudgeCallError | null, error: string | null = null): JudgeAttempt {
+function attempt(
+  j: Judge,
+  outcome: JudgeAttempt['outcome'],
+  t0: number,
+  raw: JudgeRaw | null,
+  err: JudgeCallError | null,
+  error: string | null = null,
+): JudgeAttempt {
   return {
-    model: j.spec.model, judge: j.id, outcome, latencyMs: Math.round(performance.now() - t0),
-    promptTokens: raw?.promptTokens ?? 0, completionTokens: raw?.completionTokens ?? 0,
-    status: err?.status ?? null, error: error ?? err?.message ?? null,
+    model: j.spec.model,
+    judge: j.id,
+    outcome,
+    latencyMs: Math.round(performance.now() - t0),
+    promptTokens: raw?.promptTokens ?? 0,
+    completionTokens: raw?.completionTokens ?? 0,
+    status: err?.status ?? null,
+    error: error ?? err?.message ?? null,
   };
 }
 
 type Step = { done: ChainResult } | { next: 'retry' | 'malformed' | 'give_up'; waitMs: number };
 
 /** One call: an answer, or what to do next. */
-async function callOnce(j: Judge, prompt: JudgePrompt, deps: ChainDeps, attempts: JudgeAttempt[], transient: number): Promise<Step> {
+async function callOnce(
+  j: Judge,
+  prompt: JudgePrompt,
+  deps: ChainDeps,
+  attempts: JudgeAttempt[],
+  transient: number,
+): Promise<Step> {
   const t0 = performance.now();
   try {
     const raw = await deps.limiter.run(() =>
-      j.complete({ system: prompt.system, user: prompt.user, schema: ANSWER_SCHEMA, seed: JUDGE_SEED }, AbortSignal.timeout(j.spec.timeout_ms)),
+      j.complete(
+        { system: prompt.system, user: prompt.user, schema: ANSWER_SCHEMA, seed: JUDGE_SEED },
+        AbortSignal.timeout(j.spec.timeout_ms),
+      ),
     );
     const parsed = parseJudgeAnswer(raw.content, raw.finishReason);
     if (parsed.ok) {
       attempts.push(attempt(j, 'ok', t0, raw, null));
-      return { done: { status: 'answered', judge: j, output: parsed.value, cached: false, attempts, reason: `answered by ${j.spec.model}` } };
+      return {
+        done: {
+          status: 'answered',
+          judge: j,
+          output: parsed.value,
+          cached: false,
+          attempts,
+          reason: `answered by ${j.spec.model}`,
+        },
+      };
     }
     attempts.push(attempt(j, parsed.outcome, t0, raw, null, parsed.reason));
     return { next: 'malformed', waitMs: 0 };
@@ -77,7 +115,12 @@ async function callOnce(j: Judge, prompt: JudgePrompt, deps: ChainDeps, attempts
 }
 
 /** One judge: a malformed answer gets one retry; 503/429/timeouts get bounded backoff honouring Retry-After. */
-async function tryJudge(j: Judge, prompt: JudgePrompt, deps: ChainDeps, attempts: JudgeAttempt[]): Promise<ChainResult | null> {
+async function tryJudge(
+  j: Judge,
+  prompt: JudgePrompt,
+  deps: ChainDeps,
+  attempts: JudgeAttempt[],
+): Promise<ChainResult | null> {
   let malformed = 0;
   let transient = 0;
   for (;;) {
@@ -103,18 +146,43 @@ export async function runChain(prompt: JudgePrompt, parts: CacheKeyParts, deps: 
   for (const j of deps.judges) {
     const hit = await deps.cache?.get(cacheKey(j, prompt, parts));
     if (hit) {
-      attempts.push({ model: j.spec.model, judge: j.id, outcome: 'cached', latencyMs: 0, promptTokens: 0, completionTokens: 0, status: null, error: null });
-      return { status: 'answered', judge: j, output: hit.output, cached: true, attempts, reason: `answer of ${j.spec.model} reused from the cache` };
+      attempts.push({
+        model: j.spec.model,
+        judge: j.id,
+        outcome: 'cached',
+        latencyMs: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        status: null,
+        error: null,
+      });
+      return {
+        status: 'answered',
+        judge: j,
+        output: hit.output,
+        cached: true,
+        attempts,
+        reason: `answer of ${j.spec.model} reused from the cache`,
+      };
     }
   }
   for (const j of deps.judges) {
     const key = cacheKey(j, prompt, parts);
     const res = await tryJudge(j, prompt, deps, attempts);
     if (res) {
-      await deps.cache?.put(key, { output: res.output as JudgeOutput, model: j.spec.model, judge: j.id }).catch(() => undefined);
+      await deps.cache
+        ?.put(key, { output: res.output as JudgeOutput, model: j.spec.model, judge: j.id })
+        .catch(() => undefined);
       return res;
     }
   }
   const last = attempts.at(-1);
-  return { status: 'failed', judge: null, output: null, cached: false, attempts, reason: `every judge failed${last ? ` (last: ${last.model} ${last.outcome})` : ''}` };
+  return {
+    status: 'failed',
+    judge: null,
+    output: null,
+    cached: false,
+    attempts,
+    reason: `every judge failed${last ? ` (last: ${last.model} ${last.outcome})` : ''}`,
+  };
 }

@@ -13,7 +13,8 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 function responseFormat(spec: JudgeSpec, schema: Record<string, unknown>): Record<string, unknown> | undefined {
   if (spec.structuredOutput === 'tgi') return { type: 'json', value: schema };
-  if (spec.structuredOutput === 'openai') return { type: 'json_schema', json_schema: { name: 'evigrade_judgement', schema, strict: true } };
+  if (spec.structuredOutput === 'openai')
+    return { type: 'json_schema', json_schema: { name: 'evigrade_judgement', schema, strict: true } };
   return undefined;
 }
 
@@ -24,10 +25,15 @@ const hf = (): Promise<typeof HF> => (hfLib ??= import('@huggingface/inference')
 /** Loads the client library before a call's time limit starts (its first load is not the endpoint's time). */
 export const loadInferenceClient = async (): Promise<void> => void (await hf());
 
-function classify(e: unknown, retryAfter: number | null, { InferenceClientProviderApiError, InferenceClientProviderOutputError }: typeof HF): JudgeCallError {
+function classify(
+  e: unknown,
+  retryAfter: number | null,
+  { InferenceClientProviderApiError, InferenceClientProviderOutputError }: typeof HF,
+): JudgeCallError {
   if (e instanceof JudgeCallError) return e;
   const err = e as Error;
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return new JudgeCallError('timeout', 'no answer within the time limit');
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError')
+    return new JudgeCallError('timeout', 'no answer within the time limit');
   if (e instanceof InferenceClientProviderApiError) {
     const status = e.httpResponse.status;
     const body = typeof e.httpResponse.body === 'string' ? e.httpResponse.body : JSON.stringify(e.httpResponse.body);
@@ -36,10 +42,14 @@ function classify(e: unknown, retryAfter: number | null, { InferenceClientProvid
     if (status === 429) return new JudgeCallError('rate_limited', what, status, retryAfter);
     return new JudgeCallError('http_error', what, status, retryAfter);
   }
-  if (e instanceof InferenceClientProviderOutputError) return new JudgeCallError('malformed', `unexpected response shape: ${err.message}`);
+  if (e instanceof InferenceClientProviderOutputError)
+    return new JudgeCallError('malformed', `unexpected response shape: ${err.message}`);
   // fetch failures (refused, reset, DNS) surface as TypeError with a cause; never echo request headers (the token).
   const cause = (err as { cause?: { code?: string } })?.cause?.code;
-  return new JudgeCallError('transport_error', `${err?.name ?? 'Error'}: ${cause ?? err?.message ?? String(e)}`.slice(0, 300));
+  return new JudgeCallError(
+    'transport_error',
+    `${err?.name ?? 'Error'}: ${cause ?? err?.message ?? String(e)}`.slice(0, 300),
+  );
 }
 
 /**
@@ -61,13 +71,18 @@ export function inferenceJudge(id: string, spec: JudgeSpec, token: string | null
       };
       const format = responseFormat(spec, req.schema);
       const lib = await hf();
-      client ??= spec.endpointUrl ? new lib.InferenceClient(token ?? undefined, { endpointUrl: spec.endpointUrl }) : new lib.InferenceClient(token ?? undefined);
+      client ??= spec.endpointUrl
+        ? new lib.InferenceClient(token ?? undefined, { endpointUrl: spec.endpointUrl })
+        : new lib.InferenceClient(token ?? undefined);
       try {
         const out = await client.chatCompletion(
           {
             model: spec.model,
             ...(spec.provider ? { provider: spec.provider as never } : {}),
-            messages: [{ role: 'system', content: req.system }, { role: 'user', content: req.user }],
+            messages: [
+              { role: 'system', content: req.system },
+              { role: 'user', content: req.user },
+            ],
             temperature: 0,
             seed: req.seed,
             max_tokens: spec.max_tokens,

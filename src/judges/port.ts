@@ -58,9 +58,12 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
   const chains = new Map<string, ResolvedChain>();
   // The one precedence: CLI flags > the rubric's judges > the configuration's > the default chain.
   const specsFor = (rubric: Rubric | undefined): { source: JudgeChainInfo['source']; specs: readonly JudgeSpec[] } =>
-    setup.cliSpecs ? { source: 'cli', specs: setup.cliSpecs }
-      : rubric?.spec.judges ? { source: 'rubric', specs: rubric.spec.judges }
-        : setup.config.judges ? { source: 'config', specs: setup.config.judges }
+    setup.cliSpecs
+      ? { source: 'cli', specs: setup.cliSpecs }
+      : rubric?.spec.judges
+        ? { source: 'rubric', specs: rubric.spec.judges }
+        : setup.config.judges
+          ? { source: 'config', specs: setup.config.judges }
           : { source: 'default', specs: DEFAULTS };
   const chainFor = (rubric: Rubric | undefined): ResolvedChain => {
     const key = rubric?.sha256 ?? '';
@@ -70,7 +73,12 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
   return {
     describe(rubric) {
       const chain = chainFor(rubric);
-      return { disabled: setup.disabled, source: specsFor(rubric).source, chain: chain.judges.map((j) => j.spec.model), unusable: chain.unusable };
+      return {
+        disabled: setup.disabled,
+        source: specsFor(rubric).source,
+        chain: chain.judges.map((j) => j.spec.model),
+        unusable: chain.unusable,
+      };
     },
     async judge(report, sub, rubric) {
       if (setup.disabled) return skippedJudgement(setup.disabled);
@@ -79,12 +87,30 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
       if (chain.judges.length === 0) return skippedJudgement(skipReason(chain));
       await loadInferenceClient();
       const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, sub.files);
-      const deps: ChainDeps = { judges: chain.judges, cache, limiter, retries: c.retries, backoffMs: c.backoff_ms, maxBackoffMs: c.max_backoff_ms, sleep };
-      const res = await runChain(prompt, { codeHash: sub.sha256, evidenceHash: report.evidence.hash, rubricHash: rubric.sha256 }, deps);
+      const deps: ChainDeps = {
+        judges: chain.judges,
+        cache,
+        limiter,
+        retries: c.retries,
+        backoffMs: c.backoff_ms,
+        maxBackoffMs: c.max_backoff_ms,
+        sleep,
+      };
+      const res = await runChain(
+        prompt,
+        { codeHash: sub.sha256, evidenceHash: report.evidence.hash, rubricHash: rubric.sha256 },
+        deps,
+      );
       const spec = res.judge?.spec;
       return {
-        status: res.status, reason: res.reason, model: spec?.model ?? null, cached: res.cached, attempts: res.attempts, output: res.output,
-        priceIn: spec?.price_in_per_mtok ?? 0, priceOut: spec?.price_out_per_mtok ?? 0,
+        status: res.status,
+        reason: res.reason,
+        model: spec?.model ?? null,
+        cached: res.cached,
+        attempts: res.attempts,
+        output: res.output,
+        priceIn: spec?.price_in_per_mtok ?? 0,
+        priceOut: spec?.price_out_per_mtok ?? 0,
       };
     },
   };

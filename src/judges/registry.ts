@@ -13,7 +13,10 @@ export const JUDGE_FACTORIES = {
   provider: {
     form: '{ model, provider } — a Hugging Face Inference Provider ("auto", "hf-inference", "together"…), needs HF_TOKEN',
     test: (s) => s.provider !== undefined,
-    create: (s, env) => (env.hfToken ? inferenceJudge(`hf:${s.provider}:${s.model}`, s, env.hfToken) : { unusable: `${s.model} via Hugging Face needs HF_TOKEN` }),
+    create: (s, env) =>
+      env.hfToken
+        ? inferenceJudge(`hf:${s.provider}:${s.model}`, s, env.hfToken)
+        : { unusable: `${s.model} via Hugging Face needs HF_TOKEN` },
   },
 } satisfies Record<string, JudgeFactory>;
 
@@ -29,8 +32,13 @@ export function resolveChain(specs: readonly JudgeSpec[], env: JudgeEnv): Resolv
   for (const spec of specs) {
     const factory = Object.values(JUDGE_FACTORIES).find((f) => f.test(spec));
     if (!factory) {
-      const forms = Object.values(JUDGE_FACTORIES).map((f) => `  ${f.form}`).join('\n');
-      throw new EvigradeError('CONFIG_INVALID', `judge entry for model "${spec.model}" names neither provider nor endpointUrl; valid forms:\n${forms}`);
+      const forms = Object.values(JUDGE_FACTORIES)
+        .map((f) => `  ${f.form}`)
+        .join('\n');
+      throw new EvigradeError(
+        'CONFIG_INVALID',
+        `judge entry for model "${spec.model}" names neither provider nor endpointUrl; valid forms:\n${forms}`,
+      );
     }
     const made = factory.create(spec, env);
     if ('unusable' in made) unusable.push(made.unusable);

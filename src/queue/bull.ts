@@ -57,10 +57,12 @@ export async function reachable(conn: Redis, target: RedisTarget, ms: number): P
     await Promise.race([conn.ping(), failing]);
   } catch (e) {
     conn.disconnect();
-    throw new EvigradeError('QUEUE_UNAVAILABLE', `cannot reach the job queue at ${target.redacted}: ${(e as Error).message}`);
+    throw new EvigradeError(
+      'QUEUE_UNAVAILABLE',
+      `cannot reach the job queue at ${target.redacted}: ${(e as Error).message}`,
+    );
   } finally {
     clearTimeout(timer);
     if (onError) conn.off('error', onError);
   }
 }
-

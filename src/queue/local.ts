@@ -16,7 +16,12 @@ export function createLocalQueue(ports: GradePorts, concurrency: number): GradeQ
       job.onStart?.(ports.sandbox.backend.id);
       return gradeDeterministic(job.submission, job.rubric, job.expected, ports);
     },
-    health: async () => ({ ready: ports.sandbox.backend.isolates, kind: 'local', backend: ports.sandbox.backend.id, isolates: ports.sandbox.backend.isolates }),
+    health: async () => ({
+      ready: ports.sandbox.backend.isolates,
+      kind: 'local',
+      backend: ports.sandbox.backend.id,
+      isolates: ports.sandbox.backend.isolates,
+    }),
     close: async () => undefined,
   };
 }

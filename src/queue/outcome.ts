@@ -18,11 +18,15 @@ export function decodeFailure(reason: string, maxStalled: number): EvigradeError
     } catch {
       parsed = null;
     }
-    if (parsed?.success) return new EvigradeError(parsed.data.code, parsed.data.message, { backend: parsed.data.backend });
+    if (parsed?.success)
+      return new EvigradeError(parsed.data.code, parsed.data.message, { backend: parsed.data.backend });
     return new EvigradeError('JOB_INVALID', `a worker reported a failure that does not parse: ${reason.slice(0, 300)}`);
   }
   if (/stalled more than allowable limit/i.test(reason)) {
-    return new EvigradeError('WORKER_LOST', `the job took its worker down ${maxStalled + 1} time(s) (killed, crashed or stalled past its lock); it is not retried again`);
+    return new EvigradeError(
+      'WORKER_LOST',
+      `the job took its worker down ${maxStalled + 1} time(s) (killed, crashed or stalled past its lock); it is not retried again`,
+    );
   }
   return new EvigradeError('WORKER_LOST', `the job failed outside the grader: ${reason.slice(0, 300)}`);
 }

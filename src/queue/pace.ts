@@ -22,7 +22,10 @@ export function sharedPace(conn: Redis, key: string): Pace {
       timer = setTimeout(() => resolve(null), 1000);
     });
     try {
-      const wait = conn.eval(SCRIPT, 1, key, Math.round(intervalMs)).then((v) => Number(v), () => null);
+      const wait = conn.eval(SCRIPT, 1, key, Math.round(intervalMs)).then(
+        (v) => Number(v),
+        () => null,
+      );
       return await Promise.race([wait, late]);
     } finally {
       clearTimeout(timer);

@@ -15,9 +15,16 @@ export function redisTarget(raw: string, where: string): RedisTarget {
     u = new URL(raw);
   } catch {
     // Never echo the text: it may hold a password.
-    throw new EvigradeError('USAGE', `${where}: the queue URL is not a valid URL (expected redis://[user:password@]host:port[/db])`);
+    throw new EvigradeError(
+      'USAGE',
+      `${where}: the queue URL is not a valid URL (expected redis://[user:password@]host:port[/db])`,
+    );
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new EvigradeError('USAGE', `${where}: the queue URL must start with redis:// or rediss://, got ${u.protocol}//`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new EvigradeError(
+      'USAGE',
+      `${where}: the queue URL must start with redis:// or rediss://, got ${u.protocol}//`,
+    );
   if (!u.hostname) throw new EvigradeError('USAGE', `${where}: the queue URL ${redactUrl(raw)} names no host`);
   return { url: raw, redacted: redactUrl(raw) };
 }

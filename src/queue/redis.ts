@@ -18,17 +18,34 @@ const BATCH_PRIORITY = 10;
 const INTERACTIVE_KEEP_S = 300;
 const RUBRIC_REFRESH_MS = 3_600_000;
 
-export const rubricWire = (r: Rubric): RubricWire => ({ v: 1, sha256: r.sha256, spec: r.spec, tests: r.tests.map((t) => ({ name: t.name, source: t.source })) });
+export const rubricWire = (r: Rubric): RubricWire => ({
+  v: 1,
+  sha256: r.sha256,
+  spec: r.spec,
+  tests: r.tests.map((t) => ({ name: t.name, source: t.source })),
+});
 
 /** The job for one submission, checked against the schema workers use, and its size against the limit. */
 export function gradeJobData(job: GradeJob, maxBytes: number): GradeJobData {
   const sub = job.submission;
   const data = GradeJobSchema.parse({
-    v: 1, rubric: job.rubric.sha256, expected: job.expected,
-    submission: { id: sub.id, ...(sub.name !== undefined && { name: sub.name }), sha256: sub.sha256, files: fileMapOf(sub), ignored: [...sub.ignored] },
+    v: 1,
+    rubric: job.rubric.sha256,
+    expected: job.expected,
+    submission: {
+      id: sub.id,
+      ...(sub.name !== undefined && { name: sub.name }),
+      sha256: sub.sha256,
+      files: fileMapOf(sub),
+      ignored: [...sub.ignored],
+    },
   });
   const bytes = Buffer.byteLength(JSON.stringify(data));
-  if (bytes > maxBytes) throw new EvigradeError('JOB_INVALID', `submission "${sub.id}": the job is ${Math.ceil(bytes / 1024)} KB, over queue.max_job_kb (${maxBytes / 1024})`);
+  if (bytes > maxBytes)
+    throw new EvigradeError(
+      'JOB_INVALID',
+      `submission "${sub.id}": the job is ${Math.ceil(bytes / 1024)} KB, over queue.max_job_kb (${maxBytes / 1024})`,
+    );
   return data;
 }
 
@@ -60,7 +77,15 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
   }
 
   /** `keep`: seconds a finished job stays so a restarted submitter can collect it (none waits for an HTTP client that left). */
-  async function submit(name: string, jobId: string, data: unknown, rubric: Rubric, opts: JobsOptions & { keep: number }, signal?: AbortSignal, onProgress?: (d: unknown) => void): Promise<unknown> {
+  async function submit(
+    name: string,
+    jobId: string,
+    data: unknown,
+    rubric: Rubric,
+    opts: JobsOptions & { keep: number },
+    signal?: AbortSignal,
+    onProgress?: (d: unknown) => void,
+  ): Promise<unknown> {
     const prior = await queue.getJob(jobId);
     // A failed job asked for again is a retry; a finished or running one is collected, not graded twice.
     if (prior && (await prior.getState()) === 'failed') await prior.remove().catch(() => undefined);
@@ -70,7 +95,14 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
       // Added again only when Redis lost the job (a restart without its data): then it lost the rubric too.
       if (adds++ > 0) stored.delete(rubric.sha256);
       await storeRubric(rubric);
-      return queue.add(name, data, { ...rest, jobId, attempts: s.attempts, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } });
+      return queue.add(name, data, {
+        ...rest,
+        jobId,
+        attempts: s.attempts,
+        backoff: { type: 'fixed', delay: 1000 },
+        removeOnComplete: { age: keep },
+        removeOnFail: { age: keep },
+      });
     };
     return tracker.wait(jobId, add, signal, onProgress);
   }
@@ -81,13 +113,21 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
     label: 'redis',
     pace: sharedPace(conn, `${s.prefix}:judge:next-start`),
     async collect(rubric) {
-      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, rubric, { keep: s.keep_s }).catch((e: unknown) => {
+      const value = await submit(JOB.collect, jobIdOf('c', [rubric.sha256]), { v: 1, rubric: rubric.sha256 }, rubric, {
+        keep: s.keep_s,
+      }).catch((e: unknown) => {
         // The worker names the rubric by its queue key; the user knows it by its file.
-        if (e instanceof EvigradeError) throw new EvigradeError(e.code, e.message.replaceAll(`redis:rubric:${rubric.sha256}`, rubric.path), e.details);
+        if (e instanceof EvigradeError)
+          throw new EvigradeError(
+            e.code,
+            e.message.replaceAll(`redis:rubric:${rubric.sha256}`, rubric.path),
+            e.details,
+          );
         throw e;
       });
       const parsed = ExpectedTestSchema.array().safeParse(value);
-      if (!parsed.success) throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
+      if (!parsed.success)
+        throw new EvigradeError('JOB_INVALID', `the worker's test collection for ${rubric.path} does not validate`);
       return parsed.data;
     },
     async grade(job, signal): Promise<DeterministicReport> {
@@ -97,15 +137,34 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
         const p = d as { worker?: unknown; backend?: unknown } | null;
         if (typeof p?.worker === 'string' && typeof p.backend === 'string') job.onStart?.(`${p.worker} (${p.backend})`);
       };
-      const value = await submit(JOB.grade, id, data, job.rubric, job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s }, signal, onProgress);
+      const value = await submit(
+        JOB.grade,
+        id,
+        data,
+        job.rubric,
+        job.interactive ? { keep: INTERACTIVE_KEEP_S } : { priority: BATCH_PRIORITY, keep: s.keep_s },
+        signal,
+        onProgress,
+      );
       const parsed = DeterministicReportSchema.safeParse(value);
-      if (!parsed.success) throw new EvigradeError('JOB_INVALID', `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`);
+      if (!parsed.success)
+        throw new EvigradeError(
+          'JOB_INVALID',
+          `submission "${job.submission.id}": the report a worker returned does not validate: ${parsed.error.issues[0]?.message ?? ''}`,
+        );
       return parsed.data;
     },
     async health() {
       const workers = await queue.getWorkersCount().catch(() => null);
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed').catch(() => null);
-      return { ready: conn.status === 'ready', kind: 'redis', url: target.redacted, queue: s.name, workers, jobs: counts };
+      return {
+        ready: conn.status === 'ready',
+        kind: 'redis',
+        url: target.redacted,
+        queue: s.name,
+        workers,
+        jobs: counts,
+      };
     },
     async close() {
       tracker.close();

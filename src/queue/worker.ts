@@ -8,7 +8,13 @@ import { CollectJobSchema, GradeJobSchema, RubricWireSchema } from '../domain/qu
 import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
-import { asEvigradeError, collectExpected, failedDeterministic, gradeDeterministic, type GradePorts } from '../pipeline.js';
+import {
+  asEvigradeError,
+  collectExpected,
+  failedDeterministic,
+  gradeDeterministic,
+  type GradePorts,
+} from '../pipeline.js';
 import { intake, intakeRules, mapEntries } from '../stages/intake.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 import { connect, JOB, reachable, rubricKey, type JobName, type QueueSettings } from './bull.js';
@@ -19,19 +25,32 @@ import type { z } from 'zod';
 /** Codes no retry can fix: the job itself is wrong, not the machine. */
 const FINAL = new Set(['JOB_INVALID', 'RUBRIC_INVALID', 'RUBRIC_TESTS_INVALID']);
 
-const invalid = (what: string, issues: readonly z.core.$ZodIssue[]): EvigradeError => new EvigradeError('JOB_INVALID', formatZodIssues(what, issues.slice(0, 5)));
+const invalid = (what: string, issues: readonly z.core.$ZodIssue[]): EvigradeError =>
+  new EvigradeError('JOB_INVALID', formatZodIssues(what, issues.slice(0, 5)));
 
 /** Rubrics by content hash, fetched once, rebuilt through the rubric loader's own validation, hash checked. */
 function rubricCache(conn: Redis, s: QueueSettings): (sha: string) => Promise<Rubric> {
   const cache = new Map<string, Promise<Rubric>>();
   const load = async (sha: string): Promise<Rubric> => {
     const text = await conn.get(rubricKey(s, sha));
-    if (text === null) throw new EvigradeError('JOB_INVALID', `rubric ${sha.slice(0, 12)} is not in the queue (expired, or another prefix)`);
-    if (Buffer.byteLength(text) > s.max_job_kb * 1024) throw new EvigradeError('JOB_INVALID', `rubric ${sha.slice(0, 12)} is larger than queue.max_job_kb`);
+    if (text === null)
+      throw new EvigradeError(
+        'JOB_INVALID',
+        `rubric ${sha.slice(0, 12)} is not in the queue (expired, or another prefix)`,
+      );
+    if (Buffer.byteLength(text) > s.max_job_kb * 1024)
+      throw new EvigradeError('JOB_INVALID', `rubric ${sha.slice(0, 12)} is larger than queue.max_job_kb`);
     const wire = RubricWireSchema.safeParse(JSON.parse(text));
     if (!wire.success) throw invalid(`rubric ${sha.slice(0, 12)}`, wire.error.issues);
-    const rubric = buildRubric(wire.data.spec, `queue rubric ${sha.slice(0, 12)}`, wire.data.tests, { path: `redis:rubric:${sha}`, referenceDir: null });
-    if (rubric.sha256 !== sha) throw new EvigradeError('JOB_INVALID', `rubric ${sha.slice(0, 12)}: its content hashes to ${rubric.sha256.slice(0, 12)}`);
+    const rubric = buildRubric(wire.data.spec, `queue rubric ${sha.slice(0, 12)}`, wire.data.tests, {
+      path: `redis:rubric:${sha}`,
+      referenceDir: null,
+    });
+    if (rubric.sha256 !== sha)
+      throw new EvigradeError(
+        'JOB_INVALID',
+        `rubric ${sha.slice(0, 12)}: its content hashes to ${rubric.sha256.slice(0, 12)}`,
+      );
     return rubric;
   };
   return (sha) => {
@@ -49,7 +68,11 @@ function rubricCache(conn: Redis, s: QueueSettings): (sha: string) => Promise<Ru
 /** The submission as the submitter took it in: the same intake rules again (entry file included), and the same content hash. */
 function submissionOf(d: z.infer<typeof GradeJobSchema>['submission'], rubric: Rubric): Submission {
   const sub = intake(d.id, mapEntries(d.files), intakeRules(rubric), d.name);
-  if (sub.sha256 !== d.sha256) throw new EvigradeError('JOB_INVALID', `submission "${d.id}": its files hash to ${sub.sha256.slice(0, 12)}, the job says ${d.sha256.slice(0, 12)}`);
+  if (sub.sha256 !== d.sha256)
+    throw new EvigradeError(
+      'JOB_INVALID',
+      `submission "${d.id}": its files hash to ${sub.sha256.slice(0, 12)}, the job says ${d.sha256.slice(0, 12)}`,
+    );
   return { ...sub, ignored: [...d.ignored, ...sub.ignored] };
 }
 
@@ -73,7 +96,13 @@ const HANDLERS: Record<JobName, Handler> = {
     } catch (e) {
       const err = asEvigradeError(e);
       if (!isSubmissionError(err.code)) throw err;
-      return failedDeterministic(emptySubmission(d.data.submission.id, d.data.submission.name), rubric, d.data.expected, err, { ...ports, backend: ports.sandbox.backend.id });
+      return failedDeterministic(
+        emptySubmission(d.data.submission.id, d.data.submission.name),
+        rubric,
+        d.data.expected,
+        err,
+        { ...ports, backend: ports.sandbox.backend.id },
+      );
     }
     // Progress through the queue: the submitter's bar and SSE say where each submission runs.
     await job.updateProgress({ worker: workerName, backend: ports.sandbox.backend.id }).catch(() => undefined);
@@ -108,7 +137,12 @@ export interface WorkerHandle {
  * the submission's, its environment is the sandbox's (no URL, no secret),
  * and the sandbox has no network, so the control plane stays out of reach.
  */
-export async function startWorker(s: QueueSettings, concurrency: number, ports: GradePorts, log: Logger): Promise<WorkerHandle> {
+export async function startWorker(
+  s: QueueSettings,
+  concurrency: number,
+  ports: GradePorts,
+  log: Logger,
+): Promise<WorkerHandle> {
   const target = redisTarget(s.url, 'worker --queue');
   const conn = connect(target, 'worker', log);
   // A wrong URL or password fails the start; an outage later is waited out (ioredis reconnects).
@@ -119,12 +153,24 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
     const t0 = performance.now();
     const handler = Object.hasOwn(HANDLERS, job.name) ? HANDLERS[job.name as JobName] : undefined;
     const sub = (job.data as { submission?: { id?: unknown } } | null)?.submission?.id;
-    log.info({ job: job.id, kind: job.name, submission: typeof sub === 'string' ? sub : undefined, attempt: job.attemptsMade + 1 }, 'job started');
+    log.info(
+      {
+        job: job.id,
+        kind: job.name,
+        submission: typeof sub === 'string' ? sub : undefined,
+        attempt: job.attemptsMade + 1,
+      },
+      'job started',
+    );
     try {
       if (!handler) throw new EvigradeError('JOB_INVALID', `job ${job.id}: unknown job name "${job.name}"`);
-      if (Buffer.byteLength(JSON.stringify(job.data)) > s.max_job_kb * 1024) throw new EvigradeError('JOB_INVALID', `job ${job.id} is larger than queue.max_job_kb`);
+      if (Buffer.byteLength(JSON.stringify(job.data)) > s.max_job_kb * 1024)
+        throw new EvigradeError('JOB_INVALID', `job ${job.id} is larger than queue.max_job_kb`);
       const out = await handler(job, ports, rubricOf);
-      log.info({ job: job.id, kind: job.name, attempt: job.attemptsMade + 1, ms: Math.round(performance.now() - t0) }, 'job done');
+      log.info(
+        { job: job.id, kind: job.name, attempt: job.attemptsMade + 1, ms: Math.round(performance.now() - t0) },
+        'job done',
+      );
       return out;
     } catch (e) {
       const err = asEvigradeError(e);
@@ -134,8 +180,13 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
     }
   };
   const worker = new Worker(s.name, processor, {
-    connection: conn, prefix: s.prefix, concurrency, name,
-    lockDuration: s.lock_ms, stalledInterval: s.stalled_interval_ms, maxStalledCount: s.max_stalled,
+    connection: conn,
+    prefix: s.prefix,
+    concurrency,
+    name,
+    lockDuration: s.lock_ms,
+    stalledInterval: s.stalled_interval_ms,
+    maxStalledCount: s.max_stalled,
   });
   // Connection trouble is logged once per outage by connect(); BullMQ's own errors (a lost lock...) once a minute each.
   const seen = new Map<string, number>();
@@ -147,7 +198,17 @@ export async function startWorker(s: QueueSettings, concurrency: number, ports: 
     log.warn({ err: e.message }, 'queue error');
   });
   await worker.waitUntilReady();
-  log.info({ queue: target.redacted, name: s.name, prefix: s.prefix, worker: name, concurrency, backend: ports.sandbox.backend.id }, 'worker ready');
+  log.info(
+    {
+      queue: target.redacted,
+      name: s.name,
+      prefix: s.prefix,
+      worker: name,
+      concurrency,
+      backend: ports.sandbox.backend.id,
+    },
+    'worker ready',
+  );
   const stop = async (force: boolean): Promise<void> => {
     const gone = unreachableFor(conn, force ? 0 : 5000);
     // With Redis gone, close() would wait forever for a connection to say goodbye on; the jobs are the queue's to recover.

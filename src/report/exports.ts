@@ -9,10 +9,11 @@ const fmt = (v: number | null): string => (v === null ? 'not measured' : String(
 /** What a student is told about the grade as a whole. */
 export function studentSummary(r: Report): string {
   if (r.status === 'rejected') return `Not graded: ${r.errors.map((e) => e.message).join('; ')}`;
-  if (r.status !== 'graded') return `Not graded: the grader could not finish (${r.errors.map((e) => e.code).join(', ')}); your instructor can see why.`;
+  if (r.status !== 'graded')
+    return `Not graded: the grader could not finish (${r.errors.map((e) => e.code).join(', ')}); your instructor can see why.`;
   const d = r.scores.deterministic;
   const parts = `correctness ${fmt(d.correctness)}, edge cases ${fmt(d.edge_cases)}, style ${fmt(d.style)}, complexity ${fmt(d.complexity)}`;
-  return `Final ${r.scores.final}/10 (${parts}${r.scores.blend.applied ? '; includes a reviewer\'s assessment' : ''}).`;
+  return `Final ${r.scores.final}/10 (${parts}${r.scores.blend.applied ? "; includes a reviewer's assessment" : ''}).`;
 }
 
 /** Gradescope autograder `results.json` (documented schema: score, output, tests[{score, max_score, status, name, output, visibility}]). */
@@ -25,7 +26,14 @@ export function gradescopeResults(r: Report, maxPoints = 10): Record<string, unk
     output_format: 'text',
     visibility: 'after_due_date',
     stdout_visibility: 'hidden',
-    extra_data: { evigrade: { schemaVersion: r.schemaVersion, rubric: r.rubric, flags: r.flags.map((f) => f.code), deterministic: r.scores.deterministic } },
+    extra_data: {
+      evigrade: {
+        schemaVersion: r.schemaVersion,
+        rubric: r.rubric,
+        flags: r.flags.map((f) => f.code),
+        deterministic: r.scores.deterministic,
+      },
+    },
     tests: r.tests.map((t) => ({
       score: t.status === 'passed' ? t.weight : 0,
       max_score: t.weight,

@@ -31,7 +31,10 @@ const JSON_UNSAFE = new RegExp(`[<>&]|${CONTROL_CHARS.source}`, 'g');
  * control (the page source shows no hidden text). JSON.parse gives the value back.
  */
 export function embedJson(value: unknown): string {
-  return (JSON.stringify(value) ?? 'null').replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return (JSON.stringify(value) ?? 'null').replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The inline script: src/report/client bundled into one IIFE at build time. */
@@ -61,7 +64,13 @@ export function renderHtml(reports: Report[], summary: Summary | null, opts: Htm
     throw new Error('renderHtml: the inline script or style contains a tag-like sequence');
   }
   const ov = overview(reports);
-  const data: PageData = { title: String(opts.title), generatedAt: String(opts.generatedAt), reports, summary, overview: ov };
+  const data: PageData = {
+    title: String(opts.title),
+    generatedAt: String(opts.generatedAt),
+    reports,
+    summary,
+    overview: ov,
+  };
   const title = escapeHtml(markControls(String(opts.title)));
   const when = escapeHtml(markControls(String(opts.generatedAt)));
   return [

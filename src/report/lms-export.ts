@@ -17,17 +17,36 @@ export interface LmsImportResult {
 
 /** Moodle's "upload multiple feedback files in a zip" matches folders on `_<participant id>_`; the name part is for people. */
 function moodleFeedbackFolder(r: GradeRow): string {
-  const name = [...r.name].map((c) => (SAFE_SEGMENT.test(c) ? c : '_')).join('').slice(0, 80) || 'student';
+  const name =
+    [...r.name]
+      .map((c) => (SAFE_SEGMENT.test(c) ? c : '_'))
+      .join('')
+      .slice(0, 80) || 'student';
   return `${name}_${r.userId}_assignsubmission_file_`;
 }
 
 /** Writes the import file for `--to` (and Moodle's feedback folders) beside the reports. */
-export async function writeLmsImport(dir: string, reports: readonly Report[], opts: { to: LmsTarget; maxPoints: number; roster: string | null }): Promise<LmsImportResult> {
-  const roster = opts.roster === null ? null : parseRoster(await readFile(opts.roster, 'utf8').catch(() => { throw new EvigradeError('USAGE', `report: cannot read roster "${opts.roster}"`); }), opts.roster);
+export async function writeLmsImport(
+  dir: string,
+  reports: readonly Report[],
+  opts: { to: LmsTarget; maxPoints: number; roster: string | null },
+): Promise<LmsImportResult> {
+  const roster =
+    opts.roster === null
+      ? null
+      : parseRoster(
+          await readFile(opts.roster, 'utf8').catch(() => {
+            throw new EvigradeError('USAGE', `report: cannot read roster "${opts.roster}"`);
+          }),
+          opts.roster,
+        );
   const rows = gradebookRows(reports, roster, opts.maxPoints);
   const writer = GRADEBOOK_WRITERS[opts.to];
   const file = join(dir, writer.file);
-  await writeFileAtomic(file, writer.write({ title: reports[0]?.rubric.title ?? 'Evigrade', maxPoints: opts.maxPoints, rows }));
+  await writeFileAtomic(
+    file,
+    writer.write({ title: reports[0]?.rubric.title ?? 'Evigrade', maxPoints: opts.maxPoints, rows }),
+  );
   let feedbackDir: string | null = null;
   if (opts.to === 'moodle') {
     feedbackDir = join(dir, 'moodle-feedback');

@@ -31,8 +31,15 @@ export interface Overview {
   /** Graded reports with a criterion that carries no measured score, and why (report order). */
   readonly unmeasured: { index: number; id: string; items: string[] }[];
   readonly judge: {
-    answered: number; skipped: number; failed: number; cached: number; blended: number; calls: number;
-    promptTokens: number; completionTokens: number; costUsd: number;
+    answered: number;
+    skipped: number;
+    failed: number;
+    cached: number;
+    blended: number;
+    calls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number;
   };
 }
 
@@ -68,9 +75,24 @@ export function overview(reports: readonly Report[]): Overview {
     if (!isFlagged(r)) return;
     const flags = arr(r.flags);
     const severity = flags.some((f) => f?.severity === 'critical') ? 'critical' : 'warning';
-    flagged.push({ index, id: String(r.submission?.id ?? ''), severity, codes: flags.map((f) => String(f?.code ?? '')) });
+    flagged.push({
+      index,
+      id: String(r.submission?.id ?? ''),
+      severity,
+      codes: flags.map((f) => String(f?.code ?? '')),
+    });
   });
-  flagged.sort((a, b) => (a.severity === b.severity ? (a.id < b.id ? -1 : a.id > b.id ? 1 : a.index - b.index) : a.severity === 'critical' ? -1 : 1));
+  flagged.sort((a, b) =>
+    a.severity === b.severity
+      ? a.id < b.id
+        ? -1
+        : a.id > b.id
+          ? 1
+          : a.index - b.index
+      : a.severity === 'critical'
+        ? -1
+        : 1,
+  );
   return {
     count: reports.length,
     graded: graded.length,
@@ -136,8 +158,13 @@ export function histogramSvg(bins: readonly number[]): string {
     parts.push(
       `<rect class="bar" data-bin="${i}" data-count="${c}" x="${x}" y="${y(c)}" width="${w}" height="${Math.round((H - bottom - y(c)) * 10) / 10}"><title>${label}</title></rect>`,
     );
-    if (c > 0) parts.push(`<text class="count" x="${Math.round((x + w / 2) * 10) / 10}" y="${y(c) - 3}" text-anchor="middle">${c}</text>`);
-    parts.push(`<text class="tick" x="${Math.round((left + i * bw) * 10) / 10}" y="${H - 6}" text-anchor="middle">${i}</text>`);
+    if (c > 0)
+      parts.push(
+        `<text class="count" x="${Math.round((x + w / 2) * 10) / 10}" y="${y(c) - 3}" text-anchor="middle">${c}</text>`,
+      );
+    parts.push(
+      `<text class="tick" x="${Math.round((left + i * bw) * 10) / 10}" y="${H - 6}" text-anchor="middle">${i}</text>`,
+    );
   });
   parts.push(`<text class="tick" x="${W - 4}" y="${H - 6}" text-anchor="end">${counts.length}</text>`);
   return `<svg id="histogram-svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Histogram of final scores, bins of 1 from 0 to ${counts.length}">${parts.join('')}</svg>`;

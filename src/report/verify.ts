@@ -15,15 +15,24 @@ export interface Difference {
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 const diff = (out: Difference[], field: string, report: unknown, recomputed: unknown): void => {
-  if (canonicalJson(report) !== canonicalJson(recomputed)) out.push({ field, report: show(report), recomputed: show(recomputed) });
+  if (canonicalJson(report) !== canonicalJson(recomputed))
+    out.push({ field, report: show(report), recomputed: show(recomputed) });
 };
 
 /** Everything in a report that follows from its own evidence: hashes, scores, blend, audit. Pure. */
 export function checkReport(r: Report): Difference[] {
   const out: Difference[] = [];
-  diff(out, 'submission.sha256', r.submission.sha256, r.submission.files.length ? sha256(canonicalJson(r.submission.files.map((f) => [f.path, f.sha256]))) : r.submission.sha256);
+  diff(
+    out,
+    'submission.sha256',
+    r.submission.sha256,
+    r.submission.files.length
+      ? sha256(canonicalJson(r.submission.files.map((f) => [f.path, f.sha256])))
+      : r.submission.sha256,
+  );
   for (const f of r.submission.files) {
-    if (f.text !== undefined && !sourceMatches(f.text, f.sha256)) out.push({ field: `submission.files.${f.path}.text`, report: 'text whose sha256 differs', recomputed: f.sha256 });
+    if (f.text !== undefined && !sourceMatches(f.text, f.sha256))
+      out.push({ field: `submission.files.${f.path}.text`, report: 'text whose sha256 differs', recomputed: f.sha256 });
   }
   const T = r.evidence.items.filter((i) => i.kind === 'test');
   const S = r.evidence.items.filter((i) => i.kind === 'sandbox');
@@ -31,11 +40,26 @@ export function checkReport(r: Report): Difference[] {
   diff(out, 'evidence.hash', r.evidence.hash, `sha256:${sha256(canonicalJson(r.evidence.items))}`);
   for (const t of r.tests) {
     const e = T.find((i) => i.id === t.id);
-    diff(out, `tests.${t.id}`, pick(t), e ? { name: e.name, status: e.status, weight: e.weight, edgeCase: e.edgeCase, message: e.message } : 'missing from the evidence');
+    diff(
+      out,
+      `tests.${t.id}`,
+      pick(t),
+      e
+        ? { name: e.name, status: e.status, weight: e.weight, edgeCase: e.edgeCase, message: e.message }
+        : 'missing from the evidence',
+    );
   }
-  diff(out, 'sandbox.violations', r.sandbox.violations.map((v) => v.id), S.map((s) => s.id));
+  diff(
+    out,
+    'sandbox.violations',
+    r.sandbox.violations.map((v) => v.id),
+    S.map((s) => s.id),
+  );
   const policy = r.rubric.analysis?.unmeasurable ?? 'exclude';
-  const measured = { style: styleFromEvidence(rest, policy), complexity: complexityFromEvidence(rest, r.rubric.complexity, policy) };
+  const measured = {
+    style: styleFromEvidence(rest, policy),
+    complexity: complexityFromEvidence(rest, r.rubric.complexity, policy),
+  };
   const quality = creditQuality(measured, r.tests, r.rubric.quality ?? LEGACY_QUALITY);
   if (r.scores.quality || r.rubric.quality) diff(out, 'scores.quality', r.scores.quality ?? 'missing', quality);
   const det = deterministicScores(r.tests, r.rubric.criteria, quality.credited);
@@ -50,17 +74,38 @@ export function checkReport(r: Report): Difference[] {
 }
 
 /** The graded text against its file's hash: intake decodes UTF-8 and drops a leading byte-order mark, so either form may be the file. */
-const sourceMatches = (text: string, hash: string): boolean => sha256(text) === hash || sha256(`\uFEFF${text}`) === hash;
+const sourceMatches = (text: string, hash: string): boolean =>
+  sha256(text) === hash || sha256(`\uFEFF${text}`) === hash;
 
-const pick = (t: TestResult) => ({ name: t.name, status: t.status, weight: t.weight, edgeCase: t.edgeCase, message: t.message });
+const pick = (t: TestResult) => ({
+  name: t.name,
+  status: t.status,
+  weight: t.weight,
+  edgeCase: t.edgeCase,
+  message: t.message,
+});
 
 function checkBlend(r: Report, out: Difference[]): void {
   const det = r.scores.deterministic;
   const output = r.judge.output ? creditJudge(r.judge.output, r.scores.quality) : null;
-  const judgeFlags = output && r.status === 'graded' ? auditJudge(output, r.evidence.items, det, r.rubric.maxAdjustment).map((f) => f.code) : [];
+  const judgeFlags =
+    output && r.status === 'graded'
+      ? auditJudge(output, r.evidence.items, det, r.rubric.maxAdjustment).map((f) => f.code)
+      : [];
   const reported = r.flags.filter((f) => f.code.startsWith('judge.')).map((f) => f.code);
-  for (const code of judgeFlags) if (!reported.includes(code)) out.push({ field: 'flags', report: `no ${code}`, recomputed: `${code} (the auditor raises it on this judge output)` });
-  if (r.scores.blend.applied && reported.length) out.push({ field: 'scores.blend.applied', report: 'true', recomputed: `false (audit flags: ${reported.join(', ')})` });
+  for (const code of judgeFlags)
+    if (!reported.includes(code))
+      out.push({
+        field: 'flags',
+        report: `no ${code}`,
+        recomputed: `${code} (the auditor raises it on this judge output)`,
+      });
+  if (r.scores.blend.applied && reported.length)
+    out.push({
+      field: 'scores.blend.applied',
+      report: 'true',
+      recomputed: `false (audit flags: ${reported.join(', ')})`,
+    });
   if (r.status !== 'graded') return diff(out, 'scores.final', r.scores.final, 0);
   if (!r.scores.blend.applied || !r.scores.llm || !output) return diff(out, 'scores.final', r.scores.final, det.total);
   const again = blend(det, output, 0, r.rubric.criteria, r.scores.blend.weights, '');
@@ -76,8 +121,10 @@ export function whyNotAReport(raw: unknown): string | null {
   if (raw === undefined) return 'it is not JSON (a rubric.yaml? reports are JSON)';
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'it is JSON but not an object';
   const keys = Object.keys(raw);
-  if (keys.includes('count') && keys.includes('meanFinal')) return 'it is a batch summary (summary.json); the reports are the other .json files beside it';
-  if (!['submission', 'scores', 'evidence'].every((k) => keys.includes(k))) return 'it has no submission, scores and evidence';
+  if (keys.includes('count') && keys.includes('meanFinal'))
+    return 'it is a batch summary (summary.json); the reports are the other .json files beside it';
+  if (!['submission', 'scores', 'evidence'].every((k) => keys.includes(k)))
+    return 'it has no submission, scores and evidence';
   return null;
 }
 
@@ -85,7 +132,12 @@ export function whyNotAReport(raw: unknown): string | null {
 export function parseReport(raw: unknown): { report: Report | null; differences: Difference[] } {
   const p = ReportSchema.safeParse(raw);
   if (p.success) return { report: p.data, differences: [] };
-  return { report: null, differences: p.error.issues.slice(0, 20).map((i) => ({ field: i.path.join('.') || '(report)', report: 'invalid', recomputed: i.message })) };
+  return {
+    report: null,
+    differences: p.error.issues
+      .slice(0, 20)
+      .map((i) => ({ field: i.path.join('.') || '(report)', report: 'invalid', recomputed: i.message })),
+  };
 }
 
 /** A re-run of the deterministic part against the report: inputs and measured results must match. */
@@ -93,9 +145,15 @@ export function compareRerun(r: Report, again: Report | DeterministicReport): Di
   const out: Difference[] = [];
   diff(out, 'rubric.sha256', r.rubric.sha256, again.rubric.sha256);
   // Reports older than the source field have no text: compare what both have (the text is checked against the hash above).
-  const files = (x: Report | DeterministicReport) => x.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes }));
+  const files = (x: Report | DeterministicReport) =>
+    x.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes }));
   diff(out, 'submission.files', files(r), files(again));
-  diff(out, 'tests', r.tests.map((t) => [t.id, t.name, t.status]), again.tests.map((t) => [t.id, t.name, t.status]));
+  diff(
+    out,
+    'tests',
+    r.tests.map((t) => [t.id, t.name, t.status]),
+    again.tests.map((t) => [t.id, t.name, t.status]),
+  );
   diff(out, 'evidence.hash', r.evidence.hash, again.evidence.hash);
   diff(out, 'scores.deterministic', r.scores.deterministic, again.scores.deterministic);
   return out;

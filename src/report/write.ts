@@ -9,13 +9,20 @@ import { gradescopeResults, prairielearnResults } from './exports.js';
 import { renderHtml } from './html.js';
 
 /** Every valid report in an output folder (invalid files are listed, not fatal), and its summary if any. */
-export async function readOutDir(dir: string): Promise<{ reports: Report[]; summary: Summary | null; skipped: string[] }> {
-  const names = await readdir(dir).catch(() => { throw new EvigradeError('USAGE', `report: cannot read ${dir}`); });
+export async function readOutDir(
+  dir: string,
+): Promise<{ reports: Report[]; summary: Summary | null; skipped: string[] }> {
+  const names = await readdir(dir).catch(() => {
+    throw new EvigradeError('USAGE', `report: cannot read ${dir}`);
+  });
   const reports: Report[] = [];
   const skipped: string[] = [];
   let summary: Summary | null = null;
   for (const n of names.filter((x) => x.endsWith('.json')).sort()) {
-    const raw = await readFile(join(dir, n), 'utf8').then((t) => JSON.parse(t) as unknown, () => null);
+    const raw = await readFile(join(dir, n), 'utf8').then(
+      (t) => JSON.parse(t) as unknown,
+      () => null,
+    );
     if (n === 'summary.json') {
       summary = SummarySchema.safeParse(raw).data ?? null;
       continue;
@@ -28,11 +35,25 @@ export async function readOutDir(dir: string): Promise<{ reports: Report[]; summ
 }
 
 /** report.html, grades.csv, and Gradescope and PrairieLearn results.json per submission. */
-export async function writeExports(dir: string, reports: readonly Report[], summary: Summary | null, maxPoints: number): Promise<void> {
-  await writeFileAtomic(join(dir, 'report.html'), renderHtml([...reports], summary, { title: `Evigrade — ${reports[0]?.rubric.title ?? 'report'}`, generatedAt: new Date().toISOString() }));
+export async function writeExports(
+  dir: string,
+  reports: readonly Report[],
+  summary: Summary | null,
+  maxPoints: number,
+): Promise<void> {
+  await writeFileAtomic(
+    join(dir, 'report.html'),
+    renderHtml([...reports], summary, {
+      title: `Evigrade — ${reports[0]?.rubric.title ?? 'report'}`,
+      generatedAt: new Date().toISOString(),
+    }),
+  );
   await writeFileAtomic(join(dir, 'grades.csv'), gradesCsv(reports));
   for (const r of reports) {
-    for (const [kind, data] of [['gradescope', gradescopeResults(r, maxPoints)], ['prairielearn', prairielearnResults(r)]] as const) {
+    for (const [kind, data] of [
+      ['gradescope', gradescopeResults(r, maxPoints)],
+      ['prairielearn', prairielearnResults(r)],
+    ] as const) {
       await makeOutputDir(join(dir, kind, r.submission.id));
       await writeFileAtomic(join(dir, kind, r.submission.id, 'results.json'), `${JSON.stringify(data, null, 2)}\n`);
     }
@@ -44,10 +65,19 @@ export async function writeExports(dir: string, reports: readonly Report[], summ
  * computed again from them with the batch's own summary time (so they match the CLI's byte for byte).
  */
 export async function exportBatch(dir: string, batch: StoredBatch, texts: readonly string[]): Promise<Report[]> {
-  if (texts.length < batch.total || batch.summarisedAt === null) throw new EvigradeError('NOT_FOUND', `batch ${batch.id} is not finished (${texts.length} of ${batch.total} results)`);
+  if (texts.length < batch.total || batch.summarisedAt === null)
+    throw new EvigradeError(
+      'NOT_FOUND',
+      `batch ${batch.id} is not finished (${texts.length} of ${batch.total} results)`,
+    );
   await makeOutputDir(dir);
   const reports = texts.map((t) => ReportSchema.parse(JSON.parse(t)));
-  for (const [i, r] of reports.entries()) await writeFileAtomic(join(dir, `${r.submission.id}.json`), texts[i] as string);
-  await writeBatchFiles(dir, summarise(reports, { id: batch.rubricId, sha256: batch.rubricSha }, batch.label, new Date(batch.summarisedAt)), reports);
+  for (const [i, r] of reports.entries())
+    await writeFileAtomic(join(dir, `${r.submission.id}.json`), texts[i] as string);
+  await writeBatchFiles(
+    dir,
+    summarise(reports, { id: batch.rubricId, sha256: batch.rubricSha }, batch.label, new Date(batch.summarisedAt)),
+    reports,
+  );
   return reports;
 }

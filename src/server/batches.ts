@@ -11,7 +11,15 @@ export type { BatchEvent };
 import { ReportSchema, type Report, type Summary } from '../domain/report.js';
 import { emptySubmission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
-import { asEvigradeError, failedReport, gradeSubmission, retryLater, type GradingPorts, type Intake, type Keeping } from '../pipeline.js';
+import {
+  asEvigradeError,
+  failedReport,
+  gradeSubmission,
+  retryLater,
+  type GradingPorts,
+  type Intake,
+  type Keeping,
+} from '../pipeline.js';
 import type { Rubric } from '../domain/rubric.js';
 import { intake, intakeRules, mapEntries } from '../stages/intake.js';
 import { summarise } from '../stages/summary.js';
@@ -30,7 +38,9 @@ interface Manifest {
 }
 
 /** One submission as stored: its files (intake applied again when graded), or the intake error that rejects it. */
-export type StoredSubmission = { readonly id: string } & Omit<StoredInput, 'error'> & { readonly error?: StoredInput['error'] };
+export type StoredSubmission = { readonly id: string } & Omit<StoredInput, 'error'> & {
+    readonly error?: StoredInput['error'];
+  };
 
 /** A batch as stored: each submission's files, or the intake error that rejects it. */
 export interface BatchInput {
@@ -39,7 +49,13 @@ export interface BatchInput {
 }
 
 /** What is kept of a submission until it is graded. */
-export const storedInput = (s: StoredSubmission): StoredInput => ({ name: s.name, files: s.files, ignored: s.ignored, error: s.error ?? null, lms: s.lms });
+export const storedInput = (s: StoredSubmission): StoredInput => ({
+  name: s.name,
+  files: s.files,
+  ignored: s.ignored,
+  error: s.error ?? null,
+  lms: s.lms,
+});
 
 export interface BatchService {
   create(req: BatchInput, requestedBy: string): Promise<BatchStatus>;
@@ -77,11 +93,32 @@ function intakeOf(sub: string, input: StoredInput, rubric: Rubric): Intake {
  * One stored batch submission graded through the one path (intake → queue → judge → kept → history). A draining
  * server or a lost queue throws (SHUTTING_DOWN, QUEUE_UNAVAILABLE): the submission stays unfinished, graded later.
  */
-export function gradeStored(batch: string, sub: string, input: StoredInput, loaded: { rubric: Rubric; expected: readonly ExpectedTest[] }, ports: GradingPorts, keeping: Keeping, onStart: (where: string) => void): Promise<Report> {
-  return gradeSubmission(intakeOf(sub, input, loaded.rubric), loaded.rubric, loaded.expected, ports, { scope: batch, interactive: false, onStart }, keeping);
+export function gradeStored(
+  batch: string,
+  sub: string,
+  input: StoredInput,
+  loaded: { rubric: Rubric; expected: readonly ExpectedTest[] },
+  ports: GradingPorts,
+  keeping: Keeping,
+  onStart: (where: string) => void,
+): Promise<Report> {
+  return gradeSubmission(
+    intakeOf(sub, input, loaded.rubric),
+    loaded.rubric,
+    loaded.expected,
+    ports,
+    { scope: batch, interactive: false, onStart },
+    keeping,
+  );
 }
 
-export function createBatchService(dataDir: string, rubrics: RubricStore, slots: Slots, ports: BatchPorts, log: BatchLog): BatchService {
+export function createBatchService(
+  dataDir: string,
+  rubrics: RubricStore,
+  slots: Slots,
+  ports: BatchPorts,
+  log: BatchLog,
+): BatchService {
   const root = join(dataDir, 'batches');
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -108,9 +145,17 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
 
   async function gradeOne(m: Manifest, sub: string, onStart: (where: string) => void): Promise<Report> {
     const input = JSON.parse(await readFile(join(dir(m.id), 'input', `${sub}.json`), 'utf8')) as StoredInput;
-    const keep = (r: Report): Promise<void> => writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(r));
-    return gradeStored(m.id, sub, input, rubrics.get(m.rubric), { ...ports, queue: { label: ports.queue.label, grade: (j) => slots.runLater(() => ports.queue.grade(j)) } },
-      { requestedBy: `api:${m.requestedBy ?? 'unknown'}`, lms: input.lms, keep }, onStart);
+    const keep = (r: Report): Promise<void> =>
+      writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(r));
+    return gradeStored(
+      m.id,
+      sub,
+      input,
+      rubrics.get(m.rubric),
+      { ...ports, queue: { label: ports.queue.label, grade: (j) => slots.runLater(() => ports.queue.grade(j)) } },
+      { requestedBy: `api:${m.requestedBy ?? 'unknown'}`, lms: input.lms, keep },
+      onStart,
+    );
   }
 
   /** A failure that is not "try later" becomes the submission's error report, so its batch ends; logged either way. */
@@ -122,7 +167,10 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       if (retryLater(err)) throw err;
       log.error({ batch: m.id, submission: sub, code: err.code, err: err.message }, 'submission failed');
       const { rubric, expected } = rubrics.get(m.rubric);
-      const report = failedReport(emptySubmission(sub), rubric, expected, err, { ...ports, backend: ports.queue.label });
+      const report = failedReport(emptySubmission(sub), rubric, expected, err, {
+        ...ports,
+        backend: ports.queue.label,
+      });
       // If even this cannot be written (a full disk), run() logs it and the submission stays unfinished.
       await writeFileAtomic(join(dir(m.id), 'reports', `${sub}.json`), reportFileText(report));
       return report;
@@ -139,19 +187,32 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let done = m.submissions.length - missing.length;
       for (const sub of missing) {
         pending.push(
-          gradeOrFail(m, sub, (where) => bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length })).then((report) => {
+          gradeOrFail(m, sub, (where) =>
+            bus.emit(m.id, { type: 'started', submission: sub, where, done, total: m.submissions.length }),
+          ).then((report) => {
             done++;
-            bus.emit(m.id, { type: 'submission', submission: sub, status: report.status, final: report.scores.final, done, total: m.submissions.length });
+            bus.emit(m.id, {
+              type: 'submission',
+              submission: sub,
+              status: report.status,
+              final: report.scores.final,
+              done,
+              total: m.submissions.length,
+            });
           }),
         );
       }
       const results = await Promise.allSettled(pending);
-      if (results.every((r) => r.status === 'fulfilled')) bus.emit(m.id, { type: 'done', done, total: m.submissions.length });
+      if (results.every((r) => r.status === 'fulfilled'))
+        bus.emit(m.id, { type: 'done', done, total: m.submissions.length });
       results.forEach((r, i) => {
         if (r.status === 'fulfilled') return;
         const err = asEvigradeError(r.reason);
         // Left unfinished on disk: a retry, a restart or the next resume grades it.
-        log.warn({ batch: m.id, submission: missing[i], code: err.code, err: err.message }, 'submission left unfinished');
+        log.warn(
+          { batch: m.id, submission: missing[i], code: err.code, err: err.message },
+          'submission left unfinished',
+        );
       });
       // The job queue was unreachable: try the unfinished ones again later (a restart would too).
       if (results.some((r) => r.status === 'rejected' && asEvigradeError(r.reason).code === 'QUEUE_UNAVAILABLE')) {
@@ -172,8 +233,17 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
     const subs = await Promise.all(m.submissions.map(async (s) => ({ id: s, report: await readReport(id, s) })));
     const done = subs.filter((s) => s.report).length;
     return {
-      id, rubric: m.rubric, createdAt: m.createdAt, total: m.submissions.length, done, state: done === m.submissions.length ? 'done' : 'running',
-      submissions: subs.map((s) => ({ id: s.id, status: s.report?.status ?? null, final: s.report?.scores.final ?? null })),
+      id,
+      rubric: m.rubric,
+      createdAt: m.createdAt,
+      total: m.submissions.length,
+      done,
+      state: done === m.submissions.length ? 'done' : 'running',
+      submissions: subs.map((s) => ({
+        id: s.id,
+        status: s.report?.status ?? null,
+        final: s.report?.scores.final ?? null,
+      })),
     };
   }
 
@@ -186,7 +256,13 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       for (const s of req.submissions) {
         await writeFileAtomic(join(root, id, 'input', `${s.id}.json`), JSON.stringify(storedInput(s)));
       }
-      const m: Manifest = { id, rubric: req.rubric, createdAt: new Date().toISOString(), submissions: req.submissions.map((s) => s.id), requestedBy };
+      const m: Manifest = {
+        id,
+        rubric: req.rubric,
+        createdAt: new Date().toISOString(),
+        submissions: req.submissions.map((s) => s.id),
+        requestedBy,
+      };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));
       start(m);
       return status(id);
@@ -201,7 +277,9 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
     },
     async summary(id) {
       const m = await manifest(id);
-      const reports = (await Promise.all(m.submissions.map((s) => readReport(id, s)))).filter((r): r is Report => r !== null);
+      const reports = (await Promise.all(m.submissions.map((s) => readReport(id, s)))).filter(
+        (r): r is Report => r !== null,
+      );
       const { rubric } = rubrics.get(m.rubric);
       return summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.queue.label, ports.now());
     },
@@ -214,7 +292,10 @@ export function createBatchService(dataDir: string, rubrics: RubricStore, slots:
       let queued = 0;
       for (const id of await readdir(root).catch(() => [] as string[])) {
         if (!ID.test(id)) continue;
-        const m = await manifest(id).catch((e: unknown) => void log.error({ batch: id, err: asEvigradeError(e).message }, 'batch manifest unreadable; batch skipped'));
+        const m = await manifest(id).catch(
+          (e: unknown) =>
+            void log.error({ batch: id, err: asEvigradeError(e).message }, 'batch manifest unreadable; batch skipped'),
+        );
         if (!m) continue;
         const st = await status(id);
         queued += st.total - st.done;

@@ -49,7 +49,9 @@ export function createSlots(slots: number, queue: number, typicalJobMs = 2000): 
     runNow(fn) {
       if (draining) throw new EvigradeError('SHUTTING_DOWN', 'the server is shutting down and takes no new work');
       if (active >= slots && urgent.length >= queue) {
-        throw new EvigradeError('QUEUE_FULL', `all ${slots} grading slots and ${queue} queue places are taken`, { retryAfter: retryAfterSeconds() });
+        throw new EvigradeError('QUEUE_FULL', `all ${slots} grading slots and ${queue} queue places are taken`, {
+          retryAfter: retryAfterSeconds(),
+        });
       }
       return run(urgent, fn);
     },

@@ -26,7 +26,14 @@ export interface StoredBatchService extends BatchService {
 
 const keyOf = (c: Pick<Claim, 'batchId' | 'submissionId'>): string => `${c.batchId}/${c.submissionId}`;
 
-export async function createStoredBatchService(store: BatchStore, rubrics: RubricStore, slots: Slots, ports: BatchPorts, log: BatchLog, leaseMs: number): Promise<StoredBatchService> {
+export async function createStoredBatchService(
+  store: BatchStore,
+  rubrics: RubricStore,
+  slots: Slots,
+  ports: BatchPorts,
+  log: BatchLog,
+  leaseMs: number,
+): Promise<StoredBatchService> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -38,12 +45,18 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
     bus.emit(batch, { type, ...rest } satisfies BatchEvent);
   });
   // Batch work waits behind interactive requests in this replica's slots.
-  const queue = { label: ports.queue.label, grade: (j: Parameters<BatchPorts['queue']['grade']>[0]) => slots.runLater(() => ports.queue.grade(j)) };
+  const queue = {
+    label: ports.queue.label,
+    grade: (j: Parameters<BatchPorts['queue']['grade']>[0]) => slots.runLater(() => ports.queue.grade(j)),
+  };
 
   /** A failure that would recur on every replica becomes the submission's error report, so its batch finishes. */
   async function keepFailure(c: Claim, err: EvigradeError): Promise<void> {
     const { rubric, expected } = rubrics.get(c.rubricId);
-    const report = failedReport(emptySubmission(c.submissionId), rubric, expected, err, { ...ports, backend: ports.queue.label });
+    const report = failedReport(emptySubmission(c.submissionId), rubric, expected, err, {
+      ...ports,
+      backend: ports.queue.label,
+    });
     await store.complete(c.batchId, c.submissionId, report, reportFileText(report), `api:${c.requestedBy}`);
   }
 
@@ -51,19 +64,51 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
     const requestedBy = `api:${c.requestedBy}`;
     let first = true;
     // The result and its history row commit together in the store (so no separate history record here).
-    const keep = async (r: Report): Promise<void> => void (first = await store.complete(c.batchId, c.submissionId, r, reportFileText(r), requestedBy));
+    const keep = async (r: Report): Promise<void> =>
+      void (first = await store.complete(c.batchId, c.submissionId, r, reportFileText(r), requestedBy));
     const onStart = (where: string): void =>
-      void store.started(c.batchId, c.submissionId, where).catch((e: unknown) => log.warn({ batch: c.batchId, submission: c.submissionId, err: asEvigradeError(e).message }, 'progress not sent'));
+      void store
+        .started(c.batchId, c.submissionId, where)
+        .catch((e: unknown) =>
+          log.warn(
+            { batch: c.batchId, submission: c.submissionId, err: asEvigradeError(e).message },
+            'progress not sent',
+          ),
+        );
     try {
-      await gradeStored(c.batchId, c.submissionId, c.input, rubrics.get(c.rubricId), { ...ports, queue, history: null }, { requestedBy, lms: c.input.lms, keep }, onStart);
-      if (!first) log.info({ batch: c.batchId, submission: c.submissionId }, 'another replica kept this result first; ours is dropped');
+      await gradeStored(
+        c.batchId,
+        c.submissionId,
+        c.input,
+        rubrics.get(c.rubricId),
+        { ...ports, queue, history: null },
+        { requestedBy, lms: c.input.lms, keep },
+        onStart,
+      );
+      if (!first)
+        log.info(
+          { batch: c.batchId, submission: c.submissionId },
+          'another replica kept this result first; ours is dropped',
+        );
     } catch (e) {
       const err = asEvigradeError(e);
       // Not final: the lease runs out and a replica (this one, or another) grades the submission again.
-      if (retryLater(err)) log.warn({ batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message }, 'submission left unfinished; it is graded again when its lease runs out');
+      if (retryLater(err))
+        log.warn(
+          { batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message },
+          'submission left unfinished; it is graded again when its lease runs out',
+        );
       else {
-        log.error({ batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message }, 'submission failed');
-        await keepFailure(c, err).catch((e2: unknown) => log.error({ batch: c.batchId, submission: c.submissionId, err: asEvigradeError(e2).message }, 'the failure could not be kept either'));
+        log.error(
+          { batch: c.batchId, submission: c.submissionId, code: err.code, err: err.message },
+          'submission failed',
+        );
+        await keepFailure(c, err).catch((e2: unknown) =>
+          log.error(
+            { batch: c.batchId, submission: c.submissionId, err: asEvigradeError(e2).message },
+            'the failure could not be kept either',
+          ),
+        );
       }
     } finally {
       held.delete(keyOf(c));
@@ -89,16 +134,23 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
         }
         if (room > 0 && claims.length === room) again = true;
       } while (again);
-    })().catch((e: unknown) => log.error({ err: asEvigradeError(e).message }, 'cannot claim batch work; trying again at the next lease tick'))
+    })()
+      .catch((e: unknown) =>
+        log.error({ err: asEvigradeError(e).message }, 'cannot claim batch work; trying again at the next lease tick'),
+      )
       .finally(() => (pumping = null));
   }
 
   // Leases are renewed three times per lease; the same tick finds work whose lease ran out (a replica died).
-  const tick = setInterval(() => {
-    void store.renew(owner, [...held.values()], leaseMs)
-      .catch((e: unknown) => log.warn({ err: asEvigradeError(e).message }, 'cannot renew batch leases'))
-      .then(pump);
-  }, Math.max(100, Math.floor(leaseMs / 3)));
+  const tick = setInterval(
+    () => {
+      void store
+        .renew(owner, [...held.values()], leaseMs)
+        .catch((e: unknown) => log.warn({ err: asEvigradeError(e).message }, 'cannot renew batch leases'))
+        .then(pump);
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
   tick.unref();
 
   async function loaded(id: string) {
@@ -112,7 +164,12 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
     const { batch, results } = await loaded(id);
     const done = results.filter((r) => r.status !== null).length;
     return {
-      id, rubric: batch.rubricId, createdAt: batch.createdAt, total: batch.total, done, state: done === batch.total ? 'done' : 'running',
+      id,
+      rubric: batch.rubricId,
+      createdAt: batch.createdAt,
+      total: batch.total,
+      done,
+      state: done === batch.total ? 'done' : 'running',
       submissions: results.map((r) => ({ id: r.submissionId, status: r.status, final: r.final })),
     };
   }
@@ -122,14 +179,28 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
       const { rubric } = rubrics.get(req.rubric); // unknown rubric: 404 before anything is stored
       const id = randomBytes(8).toString('hex');
       const inputs = req.submissions.map((s) => ({ id: s.id, input: storedInput(s) }));
-      await store.create({ id, origin: 'api', rubricId: req.rubric, rubricSha: rubric.sha256, requestedBy, createdAt: ports.now().toISOString(), total: inputs.length, label: ports.queue.label, summarisedAt: null }, inputs);
+      await store.create(
+        {
+          id,
+          origin: 'api',
+          rubricId: req.rubric,
+          rubricSha: rubric.sha256,
+          requestedBy,
+          createdAt: ports.now().toISOString(),
+          total: inputs.length,
+          label: ports.queue.label,
+          summarisedAt: null,
+        },
+        inputs,
+      );
       pump();
       return status(id);
     },
     status,
     async report(id, sub) {
       const { results } = await loaded(id);
-      if (!results.some((r) => r.submissionId === sub)) throw new EvigradeError('NOT_FOUND', `batch ${id} has no submission "${sub}"`);
+      if (!results.some((r) => r.submissionId === sub))
+        throw new EvigradeError('NOT_FOUND', `batch ${id} has no submission "${sub}"`);
       const text = await store.report(id, sub);
       if (text === null) throw new EvigradeError('NOT_FOUND', `the report for "${sub}" is not ready yet`);
       return ReportSchema.parse(JSON.parse(text));
@@ -153,7 +224,11 @@ export async function createStoredBatchService(store: BatchStore, rubrics: Rubri
       closing = true;
       clearInterval(tick);
       await pumping;
-      await store.release(owner).catch((e: unknown) => log.warn({ err: asEvigradeError(e).message }, 'cannot give back batch leases; they run out instead'));
+      await store
+        .release(owner)
+        .catch((e: unknown) =>
+          log.warn({ err: asEvigradeError(e).message }, 'cannot give back batch leases; they run out instead'),
+        );
       await unlisten();
     },
   };

@@ -31,19 +31,24 @@ export const blocksStyle = (f: FileItem): boolean => Boolean(f.blocked) && f.blo
 export const blocksComplexity = (f: FileItem): boolean => Boolean(f.blocked);
 
 /** The same formula over the evidence bundle, so a report can be re-checked from its own items. */
-export function styleFromEvidence(items: readonly EvidenceItem[], policy: UnmeasurablePolicy = 'exclude'): number | null {
+export function styleFromEvidence(
+  items: readonly EvidenceItem[],
+  policy: UnmeasurablePolicy = 'exclude',
+): number | null {
   if (policy === 'zero' && items.filter(isFileItem).some(blocksStyle)) return 0;
   const files = items.filter(isFileItem).filter((f) => f.measured);
   if (files.length === 0) return null;
   const measured = new Set(files.map((f) => f.file));
-  const penalty = items.filter((i): i is LintItem => i.kind === 'lint' && measured.has(i.file)).reduce((s, i) => s + i.weight, 0);
+  const penalty = items
+    .filter((i): i is LintItem => i.kind === 'lint' && measured.has(i.file))
+    .reduce((s, i) => s + i.weight, 0);
   const loc = files.reduce((s, f) => s + f.loc, 0);
   const density = (penalty * 100) / Math.max(loc, STYLE_MIN_LOC);
   return round2(clamp10(10 * (1 - density / STYLE_ZERO_DENSITY)));
 }
 
-export const isFileItem = (i: EvidenceItem): i is FileItem => i.kind === 'complexity' && i.rule === 'file' && 'loc' in i;
-
+export const isFileItem = (i: EvidenceItem): i is FileItem =>
+  i.kind === 'complexity' && i.rule === 'file' && 'loc' in i;
 
 export interface ComplexityLimits {
   readonly max_loop_nesting: number;
@@ -59,12 +64,18 @@ export const CYCLOMATIC_PENALTY = 1;
  * measured over every function of every file. Null when no file could be measured; 0 under the `zero`
  * policy when the submission made a file unmeasurable.
  */
-export function complexityFromEvidence(items: readonly EvidenceItem[], limits: ComplexityLimits, policy: UnmeasurablePolicy = 'exclude'): number | null {
+export function complexityFromEvidence(
+  items: readonly EvidenceItem[],
+  limits: ComplexityLimits,
+  policy: UnmeasurablePolicy = 'exclude',
+): number | null {
   if (policy === 'zero' && items.filter(isFileItem).some(blocksComplexity)) return 0;
   const metrics = items.filter(isFileItem).filter((f) => f.metrics);
   if (metrics.length === 0) return null;
   const nesting = metrics.reduce((m, f) => Math.max(m, f.maxLoopNesting), 0);
   const cyclomatic = metrics.reduce((m, f) => Math.max(m, f.maxCyclomatic), 1);
-  const lost = NESTING_PENALTY * Math.max(0, nesting - limits.max_loop_nesting) + CYCLOMATIC_PENALTY * Math.max(0, cyclomatic - limits.max_cyclomatic);
+  const lost =
+    NESTING_PENALTY * Math.max(0, nesting - limits.max_loop_nesting) +
+    CYCLOMATIC_PENALTY * Math.max(0, cyclomatic - limits.max_cyclomatic);
   return round2(clamp10(10 - lost));
 }

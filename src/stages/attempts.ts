@@ -12,17 +12,28 @@ export interface AttemptState {
   runs: number;
 }
 
-export const newAttemptState = (): AttemptState => ({ results: new Map(), events: [], flags: [], untrusted: null, runs: 0 });
+export const newAttemptState = (): AttemptState => ({
+  results: new Map(),
+  events: [],
+  flags: [],
+  untrusted: null,
+  runs: 0,
+});
 
 function killedMessage(run: RawRun, limits: Limits): Observed {
   if (run.timedOut) {
-    return { status: 'timeout', durationMs: run.wallMs, message: `killed: the job exceeded its ${limits.timeout_ms} ms time limit while this test ran` };
+    return {
+      status: 'timeout',
+      durationMs: run.wallMs,
+      message: `killed: the job exceeded its ${limits.timeout_ms} ms time limit while this test ran`,
+    };
   }
-  const reason = run.memoryLimitHit || /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr)
-    ? `the memory limit (${limits.memory_mb} MB) was exceeded`
-    : run.outputLimitHit
-      ? `the output limit (${limits.output_kb} KB) was exceeded`
-      : `the process ended (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})`;
+  const reason =
+    run.memoryLimitHit || /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr)
+      ? `the memory limit (${limits.memory_mb} MB) was exceeded`
+      : run.outputLimitHit
+        ? `the output limit (${limits.output_kb} KB) was exceeded`
+        : `the process ended (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})`;
   return { status: 'error', durationMs: run.wallMs, message: `killed: ${reason} while this test ran` };
 }
 
@@ -31,7 +42,13 @@ function killedMessage(run: RawRun, limits: Limits): Observed {
  * without a result, or null when done. A test that took the job down is
  * charged to that test alone; the rest get another run, as a fair grader would.
  */
-export function foldAttempt(state: AttemptState, interp: Interpretation, run: RawRun, expected: readonly ExpectedTest[], limits: Limits): ExpectedTest[] | null {
+export function foldAttempt(
+  state: AttemptState,
+  interp: Interpretation,
+  run: RawRun,
+  expected: readonly ExpectedTest[],
+  limits: Limits,
+): ExpectedTest[] | null {
   state.runs++;
   const before = state.results.size;
   for (const [k, v] of interp.results) if (!state.results.has(k)) state.results.set(k, v);
@@ -55,7 +72,9 @@ export function settle(state: AttemptState, expected: readonly ExpectedTest[]): 
     };
     // In a tampered job no verdict is evidence, pass or fail alike.
     if (state.untrusted && r.status !== 'skipped') {
-      const was = r.message ? `\n(reported before discarding: ${r.status}: ${r.message.split('\n')[0]})` : `\n(reported before discarding: ${r.status})`;
+      const was = r.message
+        ? `\n(reported before discarding: ${r.status}: ${r.message.split('\n')[0]})`
+        : `\n(reported before discarding: ${r.status})`;
       return { status: 'error' as const, durationMs: r.durationMs, message: `untrusted: ${state.untrusted}${was}` };
     }
     return r;

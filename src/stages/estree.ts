@@ -5,4 +5,5 @@ import type * as EstreeModule from '@typescript-eslint/typescript-estree';
 // parser is needed only for a file ESLint could not parse and for prompts; it is loaded on that first use.
 type Estree = typeof EstreeModule;
 let lib: Estree | null = null;
-export const estree = (): Estree => (lib ??= createRequire(import.meta.url)('@typescript-eslint/typescript-estree') as Estree);
+export const estree = (): Estree =>
+  (lib ??= createRequire(import.meta.url)('@typescript-eslint/typescript-estree') as Estree);

@@ -9,7 +9,15 @@ export function buildEvidence(
   complexity: readonly ComplexityItem[] = [],
 ): { hash: string; items: EvidenceItem[] } {
   const items: EvidenceItem[] = [
-    ...tests.map((t): EvidenceItem => ({ id: t.id, kind: 'test', name: t.name, status: t.status, weight: t.weight, edgeCase: t.edgeCase, message: t.message })),
+    ...tests.map((t): EvidenceItem => ({
+      id: t.id,
+      kind: 'test',
+      name: t.name,
+      status: t.status,
+      weight: t.weight,
+      edgeCase: t.edgeCase,
+      message: t.message,
+    })),
     ...violations.map((v): EvidenceItem => ({ id: v.id, kind: 'sandbox', event: v.event, detail: v.detail })),
     ...lint,
     ...complexity,

@@ -8,7 +8,11 @@ export function importedNames(sources: readonly string[]): string[] {
   for (const src of sources) {
     for (const m of src.matchAll(NAMED_IMPORT)) {
       for (const part of (m[1] ?? '').split(',')) {
-        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]?.trim();
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]
+          ?.trim();
         if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.add(name);
       }
     }

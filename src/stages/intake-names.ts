@@ -27,22 +27,35 @@ export const notASubmission = (entry: string): boolean => entry.startsWith('.') 
 
 /** `U+202E` for each character a reader would not see. */
 export const visible = (s: string): string =>
-  [...s].map((c) => (HIDDEN.test(c) || UNPRINTABLE.test(c) ? `<U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}>` : c)).join('');
+  [...s]
+    .map((c) =>
+      HIDDEN.test(c) || UNPRINTABLE.test(c)
+        ? `<U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}>`
+        : c,
+    )
+    .join('');
 
 /** Why a name cannot be a submission's, or null when it can. */
 export function nameProblem(name: string): string | null {
   const shown = JSON.stringify(visible(name));
   if (name.trim() === '') return 'the name is empty';
-  if (name === '.' || name === '..' || name.startsWith('.')) return `the name ${shown} starts with "." (a hidden or parent folder)`;
+  if (name === '.' || name === '..' || name.startsWith('.'))
+    return `the name ${shown} starts with "." (a hidden or parent folder)`;
   if (/[/\\]/.test(name)) return `the name ${shown} contains a path separator`;
-  if (HIDDEN.test(name) || UNPRINTABLE.test(name)) return `the name ${shown} contains a control, invisible or bidi character`;
+  if (HIDDEN.test(name) || UNPRINTABLE.test(name))
+    return `the name ${shown} contains a control, invisible or bidi character`;
   if ([...name].length > MAX_NAME) return `the name is longer than ${MAX_NAME} characters`;
   return null;
 }
 
 /** ASCII words of a name, lower case, "-" between them: `José Núñez` → `jose-nunez` (LMS ids use it too). */
 export function slug(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 const shortHash = (s: string): string => sha256(s).slice(0, 8);
@@ -60,8 +73,15 @@ export function baseId(name: string): string {
  * folder always gives the same ids.
  */
 export function nameSubmissions(entries: readonly { raw: string; name: string }[]): NamedSubmission[] {
-  const out = entries.map((e) => ({ raw: e.raw, name: e.name.normalize('NFC'), problem: nameProblem(e.name), id: baseId(e.name) }));
-  const order = out.map((_, i) => i).sort((a, b) => ((out[a] as { raw: string }).raw < (out[b] as { raw: string }).raw ? -1 : 1));
+  const out = entries.map((e) => ({
+    raw: e.raw,
+    name: e.name.normalize('NFC'),
+    problem: nameProblem(e.name),
+    id: baseId(e.name),
+  }));
+  const order = out
+    .map((_, i) => i)
+    .sort((a, b) => ((out[a] as { raw: string }).raw < (out[b] as { raw: string }).raw ? -1 : 1));
   const taken = new Set<string>();
   for (const i of order) {
     const e = out[i] as (typeof out)[number];
@@ -74,4 +94,5 @@ export function nameSubmissions(entries: readonly { raw: string; name: string }[
 }
 
 /** One name alone (an API request's id). */
-export const nameSubmission = (name: string): NamedSubmission => nameSubmissions([{ raw: name, name }])[0] as NamedSubmission;
+export const nameSubmission = (name: string): NamedSubmission =>
+  nameSubmissions([{ raw: name, name }])[0] as NamedSubmission;

@@ -9,8 +9,24 @@ import { SAFE_SEGMENT, type Submission, type SubmissionFile } from '../domain/su
 import { canonicalJson, sha256 } from '../util/hash.js';
 
 /** Present in real student folders, meaningless or risky inside a job: kept out, listed in the report. */
-export const IGNORED_NAMES = new Set(['.git', '.DS_Store', '__MACOSX', 'Thumbs.db', 'node_modules', 'package.json', 'package-lock.json',
-  'yarn.lock', 'pnpm-lock.yaml', '.npmrc', '.yarnrc', '.yarnrc.yml', '.env', '.exercism', '.vscode', '.idea']);
+export const IGNORED_NAMES = new Set([
+  '.git',
+  '.DS_Store',
+  '__MACOSX',
+  'Thumbs.db',
+  'node_modules',
+  'package.json',
+  'package-lock.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.env',
+  '.exercism',
+  '.vscode',
+  '.idea',
+]);
 export const FORBIDDEN_EXT = new Set(['.node', '.so', '.dll', '.dylib', '.exe', '.wasm']);
 /** Folders a submission may nest: a file has at most MAX_DEPTH + 1 path segments. */
 export const MAX_DEPTH = 8;
@@ -40,7 +56,11 @@ export interface IntakeEntry {
   readonly note?: string;
 }
 
-export const intakeRules = (rubric: Rubric): IntakeRules => ({ limits: rubric.spec.limits, entry: rubric.spec.entry, language: rubric.spec.language });
+export const intakeRules = (rubric: Rubric): IntakeRules => ({
+  limits: rubric.spec.limits,
+  entry: rubric.spec.entry,
+  language: rubric.spec.language,
+});
 
 /** An intake rejection naming the submission: the batch goes on, the report says why. */
 export const intakeFail = (code: ErrorCode, id: string, message: string): never => {
@@ -56,34 +76,44 @@ export const isIgnoredName = (name: string): boolean => IGNORED_NAMES.has(name);
 /** Segment by segment, as a folder walk meets them (`a/x` before `a.js`). */
 export function byPath(a: string, b: string): number {
   const [x, y] = [a.split('/'), b.split('/')];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as string) < (y[i] as string) ? -1 : 1;
+  for (let i = 0; i < Math.min(x.length, y.length); i++)
+    if (x[i] !== y[i]) return (x[i] as string) < (y[i] as string) ? -1 : 1;
   return x.length - y.length;
 }
 
 /** The path rules: relative, `/`-separated, inside the submission, safe names. Null for an ignored path. */
 export function checkPath(path: string, id: string): string | null {
   const quoted = JSON.stringify(path);
-  if (path.startsWith('/') || path.includes('\\') || path.includes('\0')) intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} must be relative, with "/" separators`);
+  if (path.startsWith('/') || path.includes('\\') || path.includes('\0'))
+    intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} must be relative, with "/" separators`);
   const parts = path.split('/');
   for (const seg of parts) {
-    if (seg === '..' || seg === '.' || seg === '') intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} escapes the submission or has an empty segment`);
+    if (seg === '..' || seg === '.' || seg === '')
+      intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} escapes the submission or has an empty segment`);
     if (isIgnoredName(seg)) return null;
-    if (!SAFE_SEGMENT.test(seg)) intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} contains characters that are not allowed`);
+    if (!SAFE_SEGMENT.test(seg))
+      intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} contains characters that are not allowed`);
   }
-  if (parts.length > MAX_DEPTH + 1) intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} is nested deeper than ${MAX_DEPTH} folders`);
+  if (parts.length > MAX_DEPTH + 1)
+    intakeFail('INTAKE_PATH_INVALID', id, `path ${quoted} is nested deeper than ${MAX_DEPTH} folders`);
   return path;
 }
 
 const shown = (e: IntakeEntry): string => e.label ?? `"${e.path}"`;
 const noted = (e: IntakeEntry): string => (e.note ? ` ${e.note}` : '');
 
-const failer = (e: IntakeEntry, id: string) => (code: ErrorCode, what: string): never => intakeFail(code, id, `${shown(e)} ${what}${noted(e)}`);
+const failer =
+  (e: IntakeEntry, id: string) =>
+  (code: ErrorCode, what: string): never =>
+    intakeFail(code, id, `${shown(e)} ${what}${noted(e)}`);
 
 /** A file's kind: no links, devices, folders nested too deep or native binaries. */
 export function checkKind(e: IntakeEntry, id: string): void {
   const fail = failer(e, id);
-  if (e.kind === 'symlink' || e.kind === 'special') fail(e.kind === 'symlink' ? 'INTAKE_SYMLINK' : 'INTAKE_SPECIAL_FILE', KIND_TEXT[e.kind]);
-  if (e.kind === 'hardlink') fail('INTAKE_HARDLINK', e.links ? `has ${e.links} hard links` : 'has more than one hard link');
+  if (e.kind === 'symlink' || e.kind === 'special')
+    fail(e.kind === 'symlink' ? 'INTAKE_SYMLINK' : 'INTAKE_SPECIAL_FILE', KIND_TEXT[e.kind]);
+  if (e.kind === 'hardlink')
+    fail('INTAKE_HARDLINK', e.links ? `has ${e.links} hard links` : 'has more than one hard link');
   if (e.kind === 'deep') fail('INTAKE_PATH_INVALID', `is nested deeper than ${MAX_DEPTH} folders`);
   if (FORBIDDEN_EXT.has(extname(e.path).toLowerCase())) fail('INTAKE_FORBIDDEN_FILE', 'is a native binary or addon');
 }
@@ -100,16 +130,26 @@ export function decodeFile(e: IntakeEntry, id: string): SubmissionFile {
   }
   if (data.includes(0)) fail('INTAKE_BINARY', 'is binary (contains NUL bytes)');
   try {
-    return { path: e.path, content: new TextDecoder('utf-8', { fatal: true }).decode(data), sha256: sha256(data), bytes: data.length };
+    return {
+      path: e.path,
+      content: new TextDecoder('utf-8', { fatal: true }).decode(data),
+      sha256: sha256(data),
+      bytes: data.length,
+    };
   } catch {
     return fail('INTAKE_NOT_UTF8', 'is not valid UTF-8 text');
   }
 }
 
-const sizeOf = (e: IntakeEntry): number => e.size ?? (typeof e.data === 'string' ? Buffer.byteLength(e.data) : (e.data?.length ?? 0));
+const sizeOf = (e: IntakeEntry): number =>
+  e.size ?? (typeof e.data === 'string' ? Buffer.byteLength(e.data) : (e.data?.length ?? 0));
 
 /** Every entry in path order: ignored names set aside, then path, kind, limits (when given) and content checked. */
-export function intakeEntries(id: string, entries: readonly IntakeEntry[], limits?: Limits): { files: SubmissionFile[]; ignored: string[] } {
+export function intakeEntries(
+  id: string,
+  entries: readonly IntakeEntry[],
+  limits?: Limits,
+): { files: SubmissionFile[]; ignored: string[] } {
   const files: SubmissionFile[] = [];
   const ignored: string[] = [];
   let bytes = 0;
@@ -120,8 +160,10 @@ export function intakeEntries(id: string, entries: readonly IntakeEntry[], limit
     }
     checkKind(e, id);
     const size = sizeOf(e);
-    if (limits && (size > limits.max_bytes || bytes + size > limits.max_bytes)) intakeFail('INTAKE_TOO_LARGE', id, `more than ${limits.max_bytes} bytes (at ${shown(e)})`);
-    if (limits && files.length + 1 > limits.max_files) intakeFail('INTAKE_TOO_MANY_FILES', id, `more than ${limits.max_files} files`);
+    if (limits && (size > limits.max_bytes || bytes + size > limits.max_bytes))
+      intakeFail('INTAKE_TOO_LARGE', id, `more than ${limits.max_bytes} bytes (at ${shown(e)})`);
+    if (limits && files.length + 1 > limits.max_files)
+      intakeFail('INTAKE_TOO_MANY_FILES', id, `more than ${limits.max_files} files`);
     const file = decodeFile(e, id);
     bytes += file.bytes;
     files.push(file);
@@ -136,7 +178,13 @@ export function intakeEntries(id: string, entries: readonly IntakeEntry[], limit
 export function intake(id: string, entries: readonly IntakeEntry[], rules: IntakeRules, name?: string): Submission {
   const { files, ignored } = intakeEntries(id, entries, rules.limits);
   if (files.length === 0) intakeFail('INTAKE_EMPTY', id, 'no gradable files');
-  const sub: Submission = { id, ...(name !== undefined && name !== id && { name }), files, ignored, sha256: sha256(canonicalJson(files.map((f) => [f.path, f.sha256]))) };
+  const sub: Submission = {
+    id,
+    ...(name !== undefined && name !== id && { name }),
+    files,
+    ignored,
+    sha256: sha256(canonicalJson(files.map((f) => [f.path, f.sha256]))),
+  };
   requireEntry(sub, rules.entry, rules.language);
   return sub;
 }
@@ -159,10 +207,15 @@ export function requireEntry(sub: Submission, entry: string, language: string): 
   const candidates = entryCandidates(entry, language);
   if (sub.files.some((f) => candidates.includes(f.path))) return;
   const names = sub.files.map((f) => f.path);
-  const found = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+  const found =
+    names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
   const base = entry.replace(/^\.\//, '');
   const expected = /\.[a-z]+$/.test(base) ? base : `${base}${languageOf(language).entrySuffix}`;
-  intakeFail('INTAKE_ENTRY_MISSING', sub.id, `the rubric's entry "${entry}" needs ${expected} at the top of the submission; found ${found || 'no file'}`);
+  intakeFail(
+    'INTAKE_ENTRY_MISSING',
+    sub.id,
+    `the rubric's entry "${entry}" needs ${expected} at the top of the submission; found ${found || 'no file'}`,
+  );
 }
 
 /** A file map (`{ "<path>": "<text>" }`) as intake entries. */
@@ -170,4 +223,5 @@ export const mapEntries = (files: Readonly<Record<string, string>>): IntakeEntry
   Object.entries(files).map(([path, data]) => ({ path, kind: 'file', data }));
 
 /** A submission's files back as a file map (what a queue job or a stored batch carries). */
-export const fileMapOf = (sub: Submission): Record<string, string> => Object.fromEntries(sub.files.map((f) => [f.path, f.content]));
+export const fileMapOf = (sub: Submission): Record<string, string> =>
+  Object.fromEntries(sub.files.map((f) => [f.path, f.content]));

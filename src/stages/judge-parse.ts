@@ -1,6 +1,7 @@
 import { JudgeOutputSchema, type JudgeOutput } from '../domain/judge.js';
 
-export type ParsedJudge = { ok: true; value: JudgeOutput } | { ok: false; outcome: 'malformed' | 'truncated'; reason: string };
+export type ParsedJudge =
+  { ok: true; value: JudgeOutput } | { ok: false; outcome: 'malformed' | 'truncated'; reason: string };
 
 /**
  * Strict reading of a judge's answer: one JSON object of exactly the schema.
@@ -9,8 +10,12 @@ export type ParsedJudge = { ok: true; value: JudgeOutput } | { ok: false; outcom
  * answer — is malformed and costs the judge a retry.
  */
 export function parseJudgeAnswer(content: string, finishReason: string | null): ParsedJudge {
-  if (finishReason === 'length') return { ok: false, outcome: 'truncated', reason: 'the answer was cut off (finish_reason: length)' };
-  const text = content.trim().replace(/^```(?:json)?\s*\n([\s\S]*)\n```$/, '$1').trim();
+  if (finishReason === 'length')
+    return { ok: false, outcome: 'truncated', reason: 'the answer was cut off (finish_reason: length)' };
+  const text = content
+    .trim()
+    .replace(/^```(?:json)?\s*\n([\s\S]*)\n```$/, '$1')
+    .trim();
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -17,13 +17,24 @@ export interface Judgement {
   readonly priceOut: number;
 }
 
-export const skippedJudgement = (reason: string): Judgement => ({ status: 'skipped', reason, model: null, cached: false, attempts: [], output: null, priceIn: 0, priceOut: 0 });
+export const skippedJudgement = (reason: string): Judgement => ({
+  status: 'skipped',
+  reason,
+  model: null,
+  cached: false,
+  attempts: [],
+  output: null,
+  priceIn: 0,
+  priceOut: 0,
+});
 
 /** Why the final score is what it is, in one sentence built from both halves. */
 function basisText(det: DeterministicReport, applied: boolean, model: string | null, blendReason: string): string {
   if (det.status !== 'graded') return `not graded (${det.status}): ${det.errors.map((e) => e.code).join(', ')}`;
   const missing = CRITERIA.filter((c) => det.scores.deterministic[c] === null);
-  const renorm = missing.length ? `; ${missing.join(' and ')} not measured (see scores.unmeasured), so the criteria weights renormalise over the rest` : '';
+  const renorm = missing.length
+    ? `; ${missing.join(' and ')} not measured (see scores.unmeasured), so the criteria weights renormalise over the rest`
+    : '';
   const quality = det.scores.quality ? `; quality ${det.scores.quality.reason}` : '';
   return `${applied ? 'blended' : 'deterministic only'}: tests, lint and AST metrics${renorm}${quality}; ${applied ? `judge ${model}` : blendReason}`;
 }
@@ -32,15 +43,30 @@ function basisText(det: DeterministicReport, applied: boolean, model: string | n
 export function finalize(det: DeterministicReport, j: Judgement, rubric: Rubric): Report {
   const graded = det.status === 'graded';
   const credited = j.output ? creditJudge(j.output, det.scores.quality) : null;
-  const flags = credited && graded ? auditJudge(credited, det.evidence.items, det.scores.deterministic, rubric.spec.blend.max_adjustment) : [];
-  const why = j.status === 'skipped' ? `LLM weight 0: judge skipped (${j.reason})` : j.status === 'failed' ? `LLM weight 0: no judge answered (${j.reason})` : 'LLM weight 0';
+  const flags =
+    credited && graded
+      ? auditJudge(credited, det.evidence.items, det.scores.deterministic, rubric.spec.blend.max_adjustment)
+      : [];
+  const why =
+    j.status === 'skipped'
+      ? `LLM weight 0: judge skipped (${j.reason})`
+      : j.status === 'failed'
+        ? `LLM weight 0: no judge answered (${j.reason})`
+        : 'LLM weight 0';
   const weights = { deterministic: rubric.spec.blend.deterministic, llm: rubric.spec.blend.llm };
   const b = blend(det.scores.deterministic, graded ? credited : null, flags.length, rubric.spec.criteria, weights, why);
   const prompt = j.attempts.reduce((s, a) => s + a.promptTokens, 0);
   const completion = j.attempts.reduce((s, a) => s + a.completionTokens, 0);
   const judge: JudgeReport = {
-    status: j.status, reason: j.reason, model: j.model, promptVersion: PROMPT_VERSION, cached: j.cached, attempts: j.attempts, output: j.output,
-    tokens: { prompt, completion }, costUsd: Math.round(((prompt * j.priceIn + completion * j.priceOut) / 1e6) * 1e6) / 1e6,
+    status: j.status,
+    reason: j.reason,
+    model: j.model,
+    promptVersion: PROMPT_VERSION,
+    cached: j.cached,
+    attempts: j.attempts,
+    output: j.output,
+    tokens: { prompt, completion },
+    costUsd: Math.round(((prompt * j.priceIn + completion * j.priceOut) / 1e6) * 1e6) / 1e6,
   };
   const { scores, ...rest } = det;
   return {
@@ -64,7 +90,15 @@ export function finalize(det: DeterministicReport, j: Judgement, rubric: Rubric)
  * the judge again without measuring again.
  */
 export function deterministicPart(report: Report): DeterministicReport {
-  if (report.judge.status === 'answered') throw new Error('deterministicPart: the judge answered; its audit flags are part of the report');
+  if (report.judge.status === 'answered')
+    throw new Error('deterministicPart: the judge answered; its audit flags are part of the report');
   const { judge: _judge, scores, ...rest } = report;
-  return { ...rest, scores: { deterministic: scores.deterministic, unmeasured: scores.unmeasured ?? [], ...(scores.quality ? { quality: scores.quality } : {}) } };
+  return {
+    ...rest,
+    scores: {
+      deterministic: scores.deterministic,
+      unmeasured: scores.unmeasured ?? [],
+      ...(scores.quality ? { quality: scores.quality } : {}),
+    },
+  };
 }

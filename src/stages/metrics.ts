@@ -9,13 +9,38 @@ import { isBuiltin } from 'node:module';
 import { AST_NODE_TYPES as N, type TSESTree } from '@typescript-eslint/types';
 import { estree } from './estree.js';
 
-export interface FunctionMetrics { name: string; line: number; endLine: number; cyclomatic: number; maxLoopNesting: number; recursive: boolean; lines: number; params: number; }
-export interface PolicyFinding { rule: string; line: number; column: number; message: string; }
-export interface FileMetrics { file: string; loc: number; functions: FunctionMetrics[]; maxLoopNesting: number; maxCyclomatic: number; policy: PolicyFinding[]; }
+export interface FunctionMetrics {
+  name: string;
+  line: number;
+  endLine: number;
+  cyclomatic: number;
+  maxLoopNesting: number;
+  recursive: boolean;
+  lines: number;
+  params: number;
+}
+export interface PolicyFinding {
+  rule: string;
+  line: number;
+  column: number;
+  message: string;
+}
+export interface FileMetrics {
+  file: string;
+  loc: number;
+  functions: FunctionMetrics[];
+  maxLoopNesting: number;
+  maxCyclomatic: number;
+  policy: PolicyFinding[];
+}
 
 /** The code could not be analysed; `line` and `column` are 1-based. */
 export class ParseFailure extends Error {
-  constructor(message: string, readonly line: number, readonly column: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
     super(message);
     this.name = 'ParseFailure';
   }
@@ -43,9 +68,21 @@ interface Fn {
 }
 
 /** Naming information a parent node leaves for the function it holds. */
-interface Hint { name: string; selfName: string | null; methodName: string | null }
-interface Frame { node: Node; fn: Fn; loops: number }
-interface Walk { functions: Fn[]; hints: Map<Node, Hint>; policy: PolicyFinding[] }
+interface Hint {
+  name: string;
+  selfName: string | null;
+  methodName: string | null;
+}
+interface Frame {
+  node: Node;
+  fn: Fn;
+  loops: number;
+}
+interface Walk {
+  functions: Fn[];
+  hints: Map<Node, Hint>;
+  policy: PolicyFinding[];
+}
 
 const TOO_DEEP = 'too deeply nested to analyse';
 const ANONYMOUS = '<anonymous>';
@@ -108,15 +145,31 @@ function measureParsed(file: string, code: string, ast: TSESTree.Program): FileM
 
 function toMetrics(fn: Fn): FunctionMetrics {
   return {
-    name: fn.name, line: fn.line, endLine: fn.endLine, cyclomatic: fn.cyclomatic, maxLoopNesting: fn.maxLoopNesting,
-    recursive: fn.recursive, lines: fn.endLine - fn.line + 1, params: fn.params,
+    name: fn.name,
+    line: fn.line,
+    endLine: fn.endLine,
+    cyclomatic: fn.cyclomatic,
+    maxLoopNesting: fn.maxLoopNesting,
+    recursive: fn.recursive,
+    lines: fn.endLine - fn.line + 1,
+    params: fn.params,
   };
 }
 
 function newFn(name: string, node: Node, parent: Fn | null): Fn {
   return {
-    name, selfNames: [], methodName: null, arrow: false, parent, start: node.range[0],
-    line: node.loc.start.line, endLine: node.loc.end.line, params: 0, cyclomatic: 1, maxLoopNesting: 0, recursive: false,
+    name,
+    selfNames: [],
+    methodName: null,
+    arrow: false,
+    parent,
+    start: node.range[0],
+    line: node.loc.start.line,
+    endLine: node.loc.end.line,
+    params: 0,
+    cyclomatic: 1,
+    maxLoopNesting: 0,
+    recursive: false,
   };
 }
 
@@ -169,12 +222,18 @@ function isNode(value: unknown): value is Node {
 }
 
 function isFunctionNode(node: Node): node is FunctionNode {
-  return node.type === N.FunctionDeclaration || node.type === N.FunctionExpression || node.type === N.ArrowFunctionExpression;
+  return (
+    node.type === N.FunctionDeclaration || node.type === N.FunctionExpression || node.type === N.ArrowFunctionExpression
+  );
 }
 
 function isLoop(node: Node): boolean {
   switch (node.type) {
-    case N.ForStatement: case N.ForInStatement: case N.ForOfStatement: case N.WhileStatement: case N.DoWhileStatement:
+    case N.ForStatement:
+    case N.ForInStatement:
+    case N.ForOfStatement:
+    case N.WhileStatement:
+    case N.DoWhileStatement:
       return true;
     default:
       return false;
@@ -186,15 +245,23 @@ function isLoop(node: Node): boolean {
 /** McCabe increments, node by node, as ESLint's `complexity` rule (classic variant) counts them. */
 function decisionPoints(node: Node): number {
   switch (node.type) {
-    case N.IfStatement: case N.ConditionalExpression: case N.CatchClause: case N.LogicalExpression:
-    case N.ForStatement: case N.ForInStatement: case N.ForOfStatement: case N.WhileStatement: case N.DoWhileStatement:
+    case N.IfStatement:
+    case N.ConditionalExpression:
+    case N.CatchClause:
+    case N.LogicalExpression:
+    case N.ForStatement:
+    case N.ForInStatement:
+    case N.ForOfStatement:
+    case N.WhileStatement:
+    case N.DoWhileStatement:
     case N.AssignmentPattern: // default values, in parameters and destructuring alike
       return 1;
     case N.SwitchCase:
       return node.test ? 1 : 0;
     case N.AssignmentExpression:
       return node.operator === '&&=' || node.operator === '||=' || node.operator === '??=' ? 1 : 0;
-    case N.MemberExpression: case N.CallExpression: // `a?.b` and `f?.()` branch too (ESLint >= 9)
+    case N.MemberExpression:
+    case N.CallExpression: // `a?.b` and `f?.()` branch too (ESLint >= 9)
       return node.optional ? 1 : 0;
     default:
       return 0;
@@ -222,7 +289,8 @@ function noteNames(node: Node, hints: Map<Node, Hint>): void {
     case N.AssignmentExpression:
       noteAssignmentName(node, hints);
       break;
-    case N.MethodDefinition: case N.PropertyDefinition: {
+    case N.MethodDefinition:
+    case N.PropertyDefinition: {
       // A class-field arrow's `this` is the instance, so it counts as a method too.
       const key = keyName(node.key, node.computed);
       if (node.value) hint(hints, node.value, key ?? ANONYMOUS, null, key);
@@ -249,14 +317,21 @@ function noteAssignmentName(node: TSESTree.AssignmentExpression, hints: Map<Node
   hint(hints, right, left.property.name, null, left.property.name);
 }
 
-function hint(hints: Map<Node, Hint>, target: Node, name: string, selfName: string | null, methodName: string | null): void {
+function hint(
+  hints: Map<Node, Hint>,
+  target: Node,
+  name: string,
+  selfName: string | null,
+  methodName: string | null,
+): void {
   if (isFunctionNode(target)) hints.set(target, { name, selfName, methodName });
 }
 
 function keyName(key: Node, computed: boolean): string | null {
   if (key.type === N.PrivateIdentifier) return `#${key.name}`;
   if (key.type === N.Identifier && !computed) return key.name;
-  if (key.type === N.Literal && (typeof key.value === 'string' || typeof key.value === 'number')) return String(key.value);
+  if (key.type === N.Literal && (typeof key.value === 'string' || typeof key.value === 'number'))
+    return String(key.value);
   return null;
 }
 
@@ -308,7 +383,8 @@ function notePolicy(node: Node, out: PolicyFinding[]): void {
   switch (node.type) {
     case N.ImportDeclaration:
       return flagModule(node.source.value, 'imports', node, out);
-    case N.ExportAllDeclaration: case N.ExportNamedDeclaration:
+    case N.ExportAllDeclaration:
+    case N.ExportNamedDeclaration:
       return node.source ? flagModule(node.source.value, 're-exports', node, out) : undefined;
     case N.TSImportEqualsDeclaration: {
       const ref = node.moduleReference;
@@ -320,7 +396,8 @@ function notePolicy(node: Node, out: PolicyFinding[]): void {
     case N.CallExpression:
       return flagCall(node, out);
     case N.NewExpression:
-      if (node.callee.type === N.Identifier && node.callee.name === 'Function') out.push(finding('policy.eval', node, 'constructs new Function()'));
+      if (node.callee.type === N.Identifier && node.callee.name === 'Function')
+        out.push(finding('policy.eval', node, 'constructs new Function()'));
       return;
     default:
       return;
@@ -340,7 +417,8 @@ function flagDynamicImport(node: TSESTree.ImportExpression, out: PolicyFinding[]
     return;
   }
   flagModule(specifier, 'imports', node, out);
-  if (isBuiltin(specifier)) out.push(finding('policy.dynamic_import', node, `dynamic import() of node builtin "${specifier}"`));
+  if (isBuiltin(specifier))
+    out.push(finding('policy.dynamic_import', node, `dynamic import() of node builtin "${specifier}"`));
 }
 
 function flagCall(node: TSESTree.CallExpression, out: PolicyFinding[]): void {
@@ -349,14 +427,17 @@ function flagCall(node: TSESTree.CallExpression, out: PolicyFinding[]): void {
     const first = node.arguments[0];
     const specifier = first ? staticString(first) : null;
     if (callee.name === 'require' && specifier !== null) flagModule(specifier, 'requires', node, out);
-    if (callee.name === 'eval' || callee.name === 'Function') out.push(finding('policy.eval', node, `calls ${callee.name}()`));
+    if (callee.name === 'eval' || callee.name === 'Function')
+      out.push(finding('policy.eval', node, `calls ${callee.name}()`));
     // The global fetch reaches the network without importing anything.
     if (callee.name === 'fetch') out.push(finding('policy.net', node, 'calls fetch()'));
     return;
   }
-  if (callee.type !== N.MemberExpression || callee.object.type !== N.Identifier || callee.object.name !== 'process') return;
+  if (callee.type !== N.MemberExpression || callee.object.type !== N.Identifier || callee.object.name !== 'process')
+    return;
   const member = keyName(callee.property, callee.computed);
-  if (member !== null && PROCESS_ENDERS.has(member)) out.push(finding('policy.process_exit', node, `calls process.${member}()`));
+  if (member !== null && PROCESS_ENDERS.has(member))
+    out.push(finding('policy.process_exit', node, `calls process.${member}()`));
 }
 
 /** A string known without running the code: a literal or a template without substitutions. */

@@ -45,7 +45,8 @@ export function promptEvidence(items: readonly EvidenceItem[]): unknown[] {
   return items.slice(0, MAX_ITEMS).map((i) => {
     const out: Record<string, unknown> = { ...i };
     for (const k of ['message', 'detail', 'name', 'text']) {
-      if (typeof out[k] === 'string') out[k] = neutralise(cap((out[k] as string).split('\n').slice(0, 3).join(' | '), MESSAGE_CAP));
+      if (typeof out[k] === 'string')
+        out[k] = neutralise(cap((out[k] as string).split('\n').slice(0, 3).join(' | '), MESSAGE_CAP));
     }
     return out;
   });
@@ -56,7 +57,10 @@ function submissionBlock(files: readonly SubmissionFile[]): string {
   const parts: string[] = [];
   for (const f of files) {
     const code = neutralise(f.path.endsWith('.py') ? stripPython(f.content) : stripComments(f.content));
-    const shown = code.length > budget ? `${code.slice(0, Math.max(0, budget))}\n… [truncated: ${code.length - budget} more characters]` : code;
+    const shown =
+      code.length > budget
+        ? `${code.slice(0, Math.max(0, budget))}\n… [truncated: ${code.length - budget} more characters]`
+        : code;
     budget -= Math.min(code.length, budget);
     parts.push(`<<<SUBMISSION file=${JSON.stringify(neutralise(f.path))}\n${shown}\nSUBMISSION>>>`);
   }
@@ -68,7 +72,12 @@ const OUTPUT_SHAPE = `{"scores":{"correctness":0-10,"edge_cases":0-10,"style":0-
  "confidence":0-1,"insufficient_evidence":true|false,"summary":"…"}`;
 
 /** Builds the judge prompt: a fresh context per submission, evidence first, code as fenced data. */
-export function buildPrompt(rubric: Rubric, det: DeterministicScores, items: readonly EvidenceItem[], files: readonly SubmissionFile[]): JudgePrompt {
+export function buildPrompt(
+  rubric: Rubric,
+  det: DeterministicScores,
+  items: readonly EvidenceItem[],
+  files: readonly SubmissionFile[],
+): JudgePrompt {
   const maxAdj = rubric.spec.blend.max_adjustment;
   const evidence = promptEvidence(items);
   const user = [

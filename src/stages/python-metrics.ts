@@ -23,7 +23,12 @@ interface Fn {
 }
 
 /** What the nodes below a node are measured in; `fn` null: not counted anywhere (radon skips decorators, defaults, annotations). */
-interface Ctx { depth: number; fn: Fn | null; loops: number; cls: string | null }
+interface Ctx {
+  depth: number;
+  fn: Fn | null;
+  loops: number;
+  cls: string | null;
+}
 
 interface Walk {
   readonly functions: Fn[];
@@ -32,14 +37,40 @@ interface Walk {
   readonly moduleFn: Fn;
 }
 
-const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+const COMPREHENSIONS = new Set([
+  'list_comprehension',
+  'set_comprehension',
+  'dictionary_comprehension',
+  'generator_expression',
+]);
 /** One decision each, wherever they are counted (radon: If, IfExp, BoolOp per operator, For/While, except handlers, comprehension for/if, assert). */
-const DECISIONS = new Set(['if_statement', 'elif_clause', 'conditional_expression', 'boolean_operator', 'for_statement', 'while_statement', 'except_clause', 'for_in_clause', 'assert_statement']);
+const DECISIONS = new Set([
+  'if_statement',
+  'elif_clause',
+  'conditional_expression',
+  'boolean_operator',
+  'for_statement',
+  'while_statement',
+  'except_clause',
+  'for_in_clause',
+  'assert_statement',
+]);
 const PARAMS_NOT_COUNTED = new Set(['keyword_separator', 'positional_separator', ',', '(', ')']);
 
 export function measurePython(file: string, code: string, tree: Tree, trivia?: PythonTrivia): FileMetrics {
   const lastLine = code.split(/\r\n|\r|\n/).length - (/(\r\n|\r|\n)$/.test(code) ? 1 : 0);
-  const moduleFn: Fn = { name: '<module>', callName: '', receiver: null, parent: null, line: 1, endLine: Math.max(1, lastLine), params: 0, cyclomatic: 1, maxLoopNesting: 0, recursive: false };
+  const moduleFn: Fn = {
+    name: '<module>',
+    callName: '',
+    receiver: null,
+    parent: null,
+    line: 1,
+    endLine: Math.max(1, lastLine),
+    params: 0,
+    cyclomatic: 1,
+    maxLoopNesting: 0,
+    recursive: false,
+  };
   const walk: Walk = { functions: [], calls: [], imports: [], moduleFn };
   const cursor = tree.walk();
   try {
@@ -60,7 +91,16 @@ export function measurePython(file: string, code: string, tree: Tree, trivia?: P
 }
 
 function toMetrics(fn: Fn): FunctionMetrics {
-  return { name: fn.name, line: fn.line, endLine: fn.endLine, cyclomatic: fn.cyclomatic, maxLoopNesting: fn.maxLoopNesting, recursive: fn.recursive, lines: fn.endLine - fn.line + 1, params: fn.params };
+  return {
+    name: fn.name,
+    line: fn.line,
+    endLine: fn.endLine,
+    cyclomatic: fn.cyclomatic,
+    maxLoopNesting: fn.maxLoopNesting,
+    recursive: fn.recursive,
+    lines: fn.endLine - fn.line + 1,
+    params: fn.params,
+  };
 }
 
 /** Depth-first over every node with one cursor; `types[d]` is the type of the node at depth d on the current path. */
@@ -87,17 +127,25 @@ function walkTree(cursor: TreeCursor, walk: Walk): void {
 function enter(cursor: TreeCursor, type: string, parent: string, depth: number, ctxs: Ctx[], walk: Walk): void {
   const ctx = ctxs[ctxs.length - 1] as Ctx;
   const push = (c: Omit<Ctx, 'depth'> & { depth?: number }): void => void ctxs.push({ ...c, depth });
-  if (type === 'function_definition') return push({ fn: newFunction(cursor.currentNode, ctx, walk), loops: 0, cls: null });
-  if (type === 'class_definition') return push({ fn: walk.moduleFn, loops: 0, cls: cursor.currentNode.childForFieldName('name')?.text ?? '?' });
+  if (type === 'function_definition')
+    return push({ fn: newFunction(cursor.currentNode, ctx, walk), loops: 0, cls: null });
+  if (type === 'class_definition')
+    return push({ fn: walk.moduleFn, loops: 0, cls: cursor.currentNode.childForFieldName('name')?.text ?? '?' });
   if (type === 'call') noteCall(cursor.currentNode, ctx.fn, walk);
-  else if (type === 'import_statement' || type === 'import_from_statement') walk.imports.push(importSite(cursor.currentNode));
+  else if (type === 'import_statement' || type === 'import_from_statement')
+    walk.imports.push(importSite(cursor.currentNode));
   if (notCounted(cursor, type, parent)) return push({ ...ctx, fn: null });
   const fn = ctx.fn;
   if (fn === null) return;
   fn.cyclomatic += decisionPoints(cursor, type, parent);
   // radon counts an assert as one decision and does not look inside it.
   if (type === 'assert_statement') return push({ ...ctx, fn: null });
-  const loops = type === 'for_statement' || type === 'while_statement' ? 1 : COMPREHENSIONS.has(type) ? forClauses(cursor.currentNode) : 0;
+  const loops =
+    type === 'for_statement' || type === 'while_statement'
+      ? 1
+      : COMPREHENSIONS.has(type)
+        ? forClauses(cursor.currentNode)
+        : 0;
   if (loops === 0) return;
   fn.maxLoopNesting = Math.max(fn.maxLoopNesting, ctx.loops + loops);
   push({ ...ctx, loops: ctx.loops + loops });
@@ -115,7 +163,8 @@ function decisionPoints(cursor: TreeCursor, type: string, parent: string): numbe
   // A comprehension's `if`, not a `case` guard (radon counts no guard).
   if (type === 'if_clause') return parent === 'case_clause' ? 0 : 1;
   // `else` on a loop, and a try's `else` (radon: handlers + bool(orelse)).
-  if (type === 'else_clause') return parent === 'for_statement' || parent === 'while_statement' || parent === 'try_statement' ? 1 : 0;
+  if (type === 'else_clause')
+    return parent === 'for_statement' || parent === 'while_statement' || parent === 'try_statement' ? 1 : 0;
   if (type === 'match_statement') return matchDecisions(cursor.currentNode);
   return 0;
 }
@@ -130,7 +179,14 @@ function matchDecisions(node: Node): number {
     cases++;
     const patterns = c.namedChildren.filter((p) => p?.type === 'case_pattern');
     const only = patterns.length === 1 ? patterns[0] : null;
-    if (only && (only.text === '_' || (only.namedChildCount === 1 && only.firstNamedChild?.type === 'dotted_name' && only.firstNamedChild.namedChildCount === 1))) irrefutable = true;
+    if (
+      only &&
+      (only.text === '_' ||
+        (only.namedChildCount === 1 &&
+          only.firstNamedChild?.type === 'dotted_name' &&
+          only.firstNamedChild.namedChildCount === 1))
+    )
+      irrefutable = true;
   }
   return Math.max(0, cases - (irrefutable ? 1 : 0));
 }
@@ -149,12 +205,20 @@ function newFunction(node: Node, ctx: Ctx, walk: Walk): Fn {
   for (let p = params?.firstNamedChild ?? null; p; p = p.nextNamedSibling) {
     if (PARAMS_NOT_COUNTED.has(p.type)) continue;
     count++;
-    first ??= p.type === 'identifier' ? p.text : (p.childForFieldName('name') ?? p.firstNamedChild)?.text ?? null;
+    first ??= p.type === 'identifier' ? p.text : ((p.childForFieldName('name') ?? p.firstNamedChild)?.text ?? null);
   }
   const method = ctx.cls !== null;
   const fn: Fn = {
-    name: method ? `${ctx.cls}.${name}` : name, callName: name, receiver: method ? first : null, parent: ctx.fn ?? walk.moduleFn,
-    line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, params: count, cyclomatic: 1, maxLoopNesting: 0, recursive: false,
+    name: method ? `${ctx.cls}.${name}` : name,
+    callName: name,
+    receiver: method ? first : null,
+    parent: ctx.fn ?? walk.moduleFn,
+    line: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    params: count,
+    cyclomatic: 1,
+    maxLoopNesting: 0,
+    recursive: false,
   };
   walk.functions.push(fn);
   return fn;
@@ -163,7 +227,7 @@ function newFunction(node: Node, ctx: Ctx, walk: Walk): Fn {
 /** The dotted name a call's callee spells (`os.path.join` → ['os','path','join']), or null for anything else. */
 function dotted(node: Node | null): string[] | null {
   const parts: string[] = [];
-  for (let n = node; n; ) {
+  for (let n = node; n;) {
     if (n.type === 'identifier') return [n.text, ...parts.reverse()];
     if (n.type !== 'attribute') return null;
     parts.push(n.childForFieldName('attribute')?.text ?? '');
@@ -176,8 +240,16 @@ function noteCall(node: Node, fn: Fn | null, walk: Walk): void {
   const callee = dotted(node.childForFieldName('function'));
   if (callee === null) return;
   const arg = node.childForFieldName('arguments')?.firstNamedChild ?? null;
-  const literal = arg?.type === 'string' && !arg.namedChildren.some((c) => c?.type === 'interpolation') ? stringValue(arg.text) : null;
-  walk.calls.push({ callee, line: node.startPosition.row + 1, column: node.startPosition.column + 1, firstArg: literal });
+  const literal =
+    arg?.type === 'string' && !arg.namedChildren.some((c) => c?.type === 'interpolation')
+      ? stringValue(arg.text)
+      : null;
+  walk.calls.push({
+    callee,
+    line: node.startPosition.row + 1,
+    column: node.startPosition.column + 1,
+    firstArg: literal,
+  });
   if (fn) noteRecursion(callee, fn);
 }
 
@@ -190,7 +262,10 @@ function stringValue(text: string): string | null {
 /** `f(…)` inside (a function nested in) `f`, or `self.m(…)` inside method `m` whose first parameter is `self`. */
 function noteRecursion(callee: string[], from: Fn): void {
   for (let f: Fn | null = from; f && f.parent !== null; f = f.parent) {
-    const hit = f.receiver === null ? callee.length === 1 && callee[0] === f.callName : callee.length === 2 && callee[0] === f.receiver && callee[1] === f.callName;
+    const hit =
+      f.receiver === null
+        ? callee.length === 1 && callee[0] === f.callName
+        : callee.length === 2 && callee[0] === f.receiver && callee[1] === f.callName;
     if (hit) {
       f.recursive = true;
       return;
@@ -207,7 +282,8 @@ function importSite(node: Node): ImportSite {
     if (c.type === 'wildcard_import') star = true;
     if (from !== null && c.startIndex === node.childForFieldName('module_name')?.startIndex) continue;
     if (c.type === 'dotted_name') names.push({ name: c.text, alias: null });
-    else if (c.type === 'aliased_import') names.push({ name: c.childForFieldName('name')?.text ?? '', alias: c.childForFieldName('alias')?.text ?? null });
+    else if (c.type === 'aliased_import')
+      names.push({ name: c.childForFieldName('name')?.text ?? '', alias: c.childForFieldName('alias')?.text ?? null });
   }
   return { from, names, star, ...at };
 }

@@ -5,13 +5,37 @@
 // (`import os as o; o.system(…)`, `from os import system as s; s(…)`, `from os import *`), flow-insensitively.
 import type { PolicyFinding } from '../domain/analysis.js';
 
-export interface ImportSite { from: string | null; names: { name: string; alias: string | null }[]; star: boolean; line: number; column: number }
-export interface CallSite { callee: string[]; line: number; column: number; firstArg: string | null }
+export interface ImportSite {
+  from: string | null;
+  names: { name: string; alias: string | null }[];
+  star: boolean;
+  line: number;
+  column: number;
+}
+export interface CallSite {
+  callee: string[];
+  line: number;
+  column: number;
+  firstArg: string | null;
+}
 
 /** Modules whose import is itself the finding (a submodule counts as its package: `http.client`, `multiprocessing.pool`). */
 const MODULES: ReadonlyArray<readonly [string, string]> = [
   ...['subprocess', 'multiprocessing', 'pty'].map((m) => [m, 'policy.child_process'] as const),
-  ...['socket', 'ssl', 'socketserver', 'http.client', 'http.server', 'urllib.request', 'ftplib', 'smtplib', 'poplib', 'imaplib', 'telnetlib', 'xmlrpc'].map((m) => [m, 'policy.net'] as const),
+  ...[
+    'socket',
+    'ssl',
+    'socketserver',
+    'http.client',
+    'http.server',
+    'urllib.request',
+    'ftplib',
+    'smtplib',
+    'poplib',
+    'imaplib',
+    'telnetlib',
+    'xmlrpc',
+  ].map((m) => [m, 'policy.net'] as const),
   ...['ctypes', 'cffi'].map((m) => [m, 'policy.ctypes'] as const),
 ];
 
@@ -27,7 +51,8 @@ const CALLS: ReadonlyArray<readonly [RegExp, string]> = [
 const OPENERS = /^(builtins\.open|io\.open|os\.open|codecs\.open)$/;
 const BUILTINS = new Set(['eval', 'exec', 'compile', 'open', '__import__']);
 
-export const moduleRule = (mod: string): string | null => MODULES.find(([m]) => mod === m || mod.startsWith(`${m}.`))?.[1] ?? null;
+export const moduleRule = (mod: string): string | null =>
+  MODULES.find(([m]) => mod === m || mod.startsWith(`${m}.`))?.[1] ?? null;
 
 /** What each local name stands for, from every import in the file (`o` → `os`, `s` → `os.system`). */
 function aliases(imports: readonly ImportSite[]): { names: Map<string, string>; stars: string[] } {
@@ -50,11 +75,15 @@ function resolve(callee: readonly string[], names: Map<string, string>, stars: r
   const tail = rest.length ? `.${rest.join('.')}` : '';
   const bound = names.get(head);
   if (bound !== undefined) return [`${bound}${tail}`];
-  return [...(BUILTINS.has(head) && rest.length === 0 ? [`builtins.${head}`] : []), ...stars.map((m) => `${m}.${head}${tail}`)];
+  return [
+    ...(BUILTINS.has(head) && rest.length === 0 ? [`builtins.${head}`] : []),
+    ...stars.map((m) => `${m}.${head}${tail}`),
+  ];
 }
 
 function importFindings(imp: ImportSite): PolicyFinding[] {
-  const mods = imp.from !== null ? [imp.from, ...imp.names.map((n) => `${imp.from}.${n.name}`)] : imp.names.map((n) => n.name);
+  const mods =
+    imp.from !== null ? [imp.from, ...imp.names.map((n) => `${imp.from}.${n.name}`)] : imp.names.map((n) => n.name);
   const out: PolicyFinding[] = [];
   const seen = new Set<string>();
   for (const mod of mods) {
@@ -80,7 +109,8 @@ function callFindings(call: CallSite, names: Map<string, string>, stars: readonl
       const rule = moduleRule(call.firstArg);
       if (rule) out.push({ rule, ...at, message: `imports "${call.firstArg}" dynamically` });
     }
-    if (OPENERS.test(q) && call.firstArg?.startsWith('/')) out.push({ rule: 'policy.fs', ...at, message: `opens the absolute path "${call.firstArg}"${as}` });
+    if (OPENERS.test(q) && call.firstArg?.startsWith('/'))
+      out.push({ rule: 'policy.fs', ...at, message: `opens the absolute path "${call.firstArg}"${as}` });
   }
   return out;
 }

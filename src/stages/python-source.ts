@@ -20,11 +20,29 @@ const MAY_START_STRING = new Set([...'\'"rRuUbBfF']);
 const ASCII_WORD = /[A-Za-z0-9_]/;
 const WORD = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]+/uy;
 /** Lines starting with one of these are compound-statement headers: a string right after their `:` is a statement. */
-const HEADERS = new Set(['if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally', 'def', 'class', 'async']);
+const HEADERS = new Set([
+  'if',
+  'elif',
+  'else',
+  'for',
+  'while',
+  'with',
+  'try',
+  'except',
+  'finally',
+  'def',
+  'class',
+  'async',
+]);
 const isBreak = (ch: string | undefined): boolean => ch === '\n' || ch === '\r';
 
 /** Where a run of tokens that may be a string statement starts; `strings` false once anything else joins it. */
-interface Segment { start: number; end: number; strings: boolean; empty: boolean }
+interface Segment {
+  start: number;
+  end: number;
+  strings: boolean;
+  empty: boolean;
+}
 
 class PyScanner {
   private pos = 0;
@@ -48,7 +66,8 @@ class PyScanner {
     const ch = this.code[this.pos] as string;
     if (ch === ' ' || ch === '\t' || ch === '\f') this.pos++;
     else if (isBreak(ch)) this.lineBreak();
-    else if (ch === '\\' && isBreak(this.code[this.pos + 1])) this.pos += this.code.startsWith('\r\n', this.pos + 1) ? 3 : 2;
+    else if (ch === '\\' && isBreak(this.code[this.pos + 1]))
+      this.pos += this.code.startsWith('\r\n', this.pos + 1) ? 3 : 2;
     else if (ch === '#') this.comment();
     else if (!this.stringAt() && !this.word()) this.operator(ch);
   }
@@ -76,7 +95,8 @@ class PyScanner {
     if (!m) return false;
     const quote = m[1] as string;
     const start = this.pos;
-    this.pos = quote.length === 3 ? this.tripleEnd(start + m[0].length, quote) : this.singleEnd(start + m[0].length, quote);
+    this.pos =
+      quote.length === 3 ? this.tripleEnd(start + m[0].length, quote) : this.singleEnd(start + m[0].length, quote);
     this.token(start, true);
     return true;
   }
@@ -198,7 +218,9 @@ export function silenceComments(code: string, t: PythonTrivia = pythonTrivia(cod
 
 /** Lines holding code once comments and string statements are removed. */
 export function pythonCodeLines(code: string, t: PythonTrivia = pythonTrivia(code)): number {
-  return stripPython(code, t).split(/\r\n|\r|\n/).filter((l) => l.trim() !== '').length;
+  return stripPython(code, t)
+    .split(/\r\n|\r|\n/)
+    .filter((l) => l.trim() !== '').length;
 }
 
 /** Bytes of code (comments, docstrings and blank lines excluded), as `codeBytes` counts JavaScript. */

@@ -32,11 +32,21 @@ function reasonOf(policy: QualityPolicy, share: number | null, factor: number): 
 }
 
 /** The style and complexity a submission is credited with, and the record of how they were derived. Pure. */
-export function creditQuality(measured: { style: number | null; complexity: number | null }, tests: readonly TestResult[], policy: QualityPolicy): QualityCredit {
+export function creditQuality(
+  measured: { style: number | null; complexity: number | null },
+  tests: readonly TestResult[],
+  policy: QualityPolicy,
+): QualityCredit {
   const share = passShare(tests);
   const factor = share === null ? 1 : FACTOR[policy](share);
   const apply = (v: number | null): number | null => (v === null ? null : round2(v * factor));
-  return { policy, factor: round2(factor), measured: { ...measured }, credited: { style: apply(measured.style), complexity: apply(measured.complexity) }, reason: reasonOf(policy, share, factor) };
+  return {
+    policy,
+    factor: round2(factor),
+    measured: { ...measured },
+    credited: { style: apply(measured.style), complexity: apply(measured.complexity) },
+    reason: reasonOf(policy, share, factor),
+  };
 }
 
 /**
@@ -47,5 +57,8 @@ export function creditQuality(measured: { style: number | null; complexity: numb
 export function creditJudge(output: JudgeOutput, quality: QualityCredit | undefined): JudgeOutput {
   if (!quality) return output;
   const f = (v: number): number => round2(v * quality.factor);
-  return { ...output, scores: { ...output.scores, style: f(output.scores.style), complexity: f(output.scores.complexity) } };
+  return {
+    ...output,
+    scores: { ...output.scores, style: f(output.scores.style), complexity: f(output.scores.complexity) },
+  };
 }

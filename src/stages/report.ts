@@ -19,14 +19,29 @@ export function weightOf(rubric: Rubric, name: string): number {
   for (const [sel, v] of Object.entries(rubric.spec.weights)) if (selectorMatches(sel, name)) w = v;
   return w;
 }
-export const isEdgeCase = (rubric: Rubric, name: string): boolean => rubric.spec.edge_cases.some((sel) => selectorMatches(sel, name));
+export const isEdgeCase = (rubric: Rubric, name: string): boolean =>
+  rubric.spec.edge_cases.some((sel) => selectorMatches(sel, name));
 
-export function toTestResults(rubric: Rubric, expected: readonly ExpectedTest[], observed: readonly Observed[]): TestResult[] {
+export function toTestResults(
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  observed: readonly Observed[],
+): TestResult[] {
   const fileName = new Map(rubric.tests.map((f) => [f.jobName, f.name]));
   return expected.map((t, i) => {
     const o = observed[i] as Observed;
     const name = testName(t);
-    return { id: `T${i + 1}`, name, path: [...t.path], file: fileName.get(t.file) ?? t.file, status: o.status, durationMs: o.durationMs, message: o.message, weight: weightOf(rubric, name), edgeCase: isEdgeCase(rubric, name) };
+    return {
+      id: `T${i + 1}`,
+      name,
+      path: [...t.path],
+      file: fileName.get(t.file) ?? t.file,
+      status: o.status,
+      durationMs: o.durationMs,
+      message: o.message,
+      weight: weightOf(rubric, name),
+      edgeCase: isEdgeCase(rubric, name),
+    };
   });
 }
 
@@ -39,7 +54,9 @@ function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readon
   return flags.map((f) => {
     const own = (e: SandboxEvent): boolean =>
       // Tampering events carry their flag's code as the prefix of their detail; other flags map to event kinds.
-      f.code.startsWith('tampering.') ? e.event === 'tampering' && e.detail.startsWith(`${f.code}:`) : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
+      f.code.startsWith('tampering.')
+        ? e.event === 'tampering' && e.detail.startsWith(`${f.code}:`)
+        : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
     return { ...f, evidence: events.filter(own).map((e) => e.id) };
   });
 }
@@ -69,31 +86,47 @@ export function assembleReport(input: ReportInput): DeterministicReport {
   const evidenceA = analysisEvidence(input.analyses, limitsC);
   const measuredItems = [...evidenceA.lint, ...evidenceA.complexity];
   const policy = rubric.spec.analysis.unmeasurable;
-  const measured = { style: styleFromEvidence(measuredItems, policy), complexity: complexityFromEvidence(measuredItems, limitsC, policy) };
+  const measured = {
+    style: styleFromEvidence(measuredItems, policy),
+    complexity: complexityFromEvidence(measuredItems, limitsC, policy),
+  };
   const quality = creditQuality(measured, input.tests, rubric.spec.quality);
   const det = deterministicScores(input.tests, rubric.spec.criteria, quality.credited);
   const graded = input.status === 'graded';
-  const unmeasured = graded ? unmeasuredCriteria(det, rubric.spec.criteria, input.tests, measuredItems, policy) : { unmeasured: [], flag: null };
+  const unmeasured = graded
+    ? unmeasuredCriteria(det, rubric.spec.criteria, input.tests, measuredItems, policy)
+    : { unmeasured: [], flag: null };
   const limits: Record<string, number | string | boolean> = { ...rubric.spec.limits };
   return {
     schemaVersion: 1,
     status: input.status,
     submission: {
       id: input.submission.id,
-      ...(input.submission.name !== undefined && input.submission.name !== input.submission.id && { name: input.submission.name }),
+      ...(input.submission.name !== undefined &&
+        input.submission.name !== input.submission.id && { name: input.submission.name }),
       sha256: input.submission.sha256,
       files: input.submission.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, text: f.content })),
       ignored: [...input.submission.ignored],
     },
     rubric: {
-      id: rubric.spec.id, title: rubric.spec.title, sha256: rubric.sha256, criteria: { ...rubric.spec.criteria }, complexity: { ...limitsC },
-      analysis: { ...rubric.spec.analysis }, quality: rubric.spec.quality, maxAdjustment: rubric.spec.blend.max_adjustment,
+      id: rubric.spec.id,
+      title: rubric.spec.title,
+      sha256: rubric.sha256,
+      criteria: { ...rubric.spec.criteria },
+      complexity: { ...limitsC },
+      analysis: { ...rubric.spec.analysis },
+      quality: rubric.spec.quality,
+      maxAdjustment: rubric.spec.blend.max_adjustment,
     },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
     evidence: buildEvidence(input.tests, violations, evidenceA.lint, evidenceA.complexity),
     scores: { deterministic: det, unmeasured: unmeasured.unmeasured, quality },
-    flags: [...attachEvidence(input.flags, violations), ...policyFlags(evidenceA.complexity), ...(unmeasured.flag ? [unmeasured.flag] : [])],
+    flags: [
+      ...attachEvidence(input.flags, violations),
+      ...policyFlags(evidenceA.complexity),
+      ...(unmeasured.flag ? [unmeasured.flag] : []),
+    ],
     timings: input.timings,
     errors: input.errors.map((e) => ({ code: e.code, message: e.message })),
     tools: input.tools,

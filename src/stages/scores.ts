@@ -3,7 +3,6 @@ import type { DeterministicScores, TestResult } from '../domain/report.js';
 import { round2 } from '../util/round.js';
 import { passShare } from './quality.js';
 
-
 /** Weighted pass rate on 0–10 over the tests that count (skipped ones do not); null if none count. */
 export function passScore(tests: readonly TestResult[]): number | null {
   const share = passShare(tests);
@@ -14,7 +13,11 @@ export function passScore(tests: readonly TestResult[]): number | null {
  * Deterministic scores. Criteria not measured (null) drop out and the rubric's
  * weights renormalise over those that were, so a total is always on 0–10.
  */
-export function deterministicScores(tests: readonly TestResult[], criteria: Criteria, measured: { style: number | null; complexity: number | null }): DeterministicScores {
+export function deterministicScores(
+  tests: readonly TestResult[],
+  criteria: Criteria,
+  measured: { style: number | null; complexity: number | null },
+): DeterministicScores {
   const correctness = passScore(tests.filter((t) => !t.edgeCase));
   const edge_cases = passScore(tests.filter((t) => t.edgeCase));
   const parts: [number, number | null][] = [

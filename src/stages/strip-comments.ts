@@ -69,7 +69,20 @@ function blank(code: string, ranges: Range[]): string {
 // Words after which a `/` starts a regex literal rather than dividing.
 const WORD = /[\w$\u0080-\uffff]+/y; // identifiers, keywords and numbers alike
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
 ]);
 
 /**
@@ -138,7 +151,10 @@ class Scanner {
       if (ch === '\\') i++;
       else if (ch === '[') inClass = true;
       else if (ch === ']') inClass = false;
-      else if (ch === '/' && !inClass) { i++; break; }
+      else if (ch === '/' && !inClass) {
+        i++;
+        break;
+      }
     }
     this.pos = i;
     this.regexAllowed = false;
@@ -149,8 +165,10 @@ class Scanner {
     for (; i < this.code.length; i++) {
       const ch = this.code[i] as string;
       if (ch === '\\') i += this.code.startsWith('\r\n', i + 1) ? 2 : 1;
-      else if (ch === quote) { i++; break; }
-      else if (LINE_BREAK.test(ch)) break;
+      else if (ch === quote) {
+        i++;
+        break;
+      } else if (LINE_BREAK.test(ch)) break;
     }
     this.pos = i;
     this.regexAllowed = false;
@@ -161,8 +179,11 @@ class Scanner {
     for (let i = from; i < this.code.length; i++) {
       const ch = this.code[i];
       if (ch === '\\') i++;
-      else if (ch === '`') { this.pos = i + 1; this.regexAllowed = false; return; }
-      else if (ch === '$' && this.code[i + 1] === '{') {
+      else if (ch === '`') {
+        this.pos = i + 1;
+        this.regexAllowed = false;
+        return;
+      } else if (ch === '$' && this.code[i + 1] === '{') {
         this.templateBraces.push(0);
         this.pos = i + 2;
         this.regexAllowed = true;

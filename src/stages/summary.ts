@@ -1,7 +1,6 @@
 import type { Report, Summary } from '../domain/report.js';
 import { round2 } from '../util/round.js';
 
-
 /** The sandbox(es) the reports ran in (workers of one queue may differ), else the queue's own label. */
 function sandboxesOf(reports: readonly Report[], fallback: string): string {
   const ran = [...new Set(reports.filter((r) => r.status === 'graded').map((r) => r.sandbox.backend))].sort();
@@ -12,9 +11,15 @@ function sandboxesOf(reports: readonly Report[], fallback: string): string {
 export const displayName = (r: Report): string => r.submission.name ?? r.submission.lms?.name ?? r.submission.id;
 
 /** "criterion: reason" per criterion without a measured score (none for reports older than the field). */
-export const unmeasuredText = (r: Report): string[] => (r.scores.unmeasured ?? []).map((u) => `${u.criterion}: ${u.reason}`);
+export const unmeasuredText = (r: Report): string[] =>
+  (r.scores.unmeasured ?? []).map((u) => `${u.criterion}: ${u.reason}`);
 
-export function summarise(reports: readonly Report[], rubric: { id: string; sha256: string }, fallbackSandbox: string, now: Date): Summary {
+export function summarise(
+  reports: readonly Report[],
+  rubric: { id: string; sha256: string },
+  fallbackSandbox: string,
+  now: Date,
+): Summary {
   const sandbox = sandboxesOf(reports, fallbackSandbox);
   const sorted = [...reports].sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1));
   const graded = sorted.filter((r) => r.status === 'graded');
@@ -69,13 +74,42 @@ export function cell(v: string | number | null): string {
 
 export function gradesCsv(reports: readonly Report[]): string {
   // `name` last: scripts reading the columns by position keep working.
-  const header = ['submission', 'status', 'correctness', 'edge_cases', 'style', 'complexity', 'total', 'final', 'passed', 'tests', 'flags', 'unmeasured', 'name'];
+  const header = [
+    'submission',
+    'status',
+    'correctness',
+    'edge_cases',
+    'style',
+    'complexity',
+    'total',
+    'final',
+    'passed',
+    'tests',
+    'flags',
+    'unmeasured',
+    'name',
+  ];
   const rows = [...reports]
     .sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1))
     .map((r) => {
       const d = r.scores.deterministic;
-      return [r.submission.id, r.status, d.correctness, d.edge_cases, d.style, d.complexity, d.total, r.scores.final,
-        r.tests.filter((t) => t.status === 'passed').length, r.tests.length, r.flags.map((f) => f.code).join(' '), unmeasuredText(r).join('; '), displayName(r)].map(cell).join(',');
+      return [
+        r.submission.id,
+        r.status,
+        d.correctness,
+        d.edge_cases,
+        d.style,
+        d.complexity,
+        d.total,
+        r.scores.final,
+        r.tests.filter((t) => t.status === 'passed').length,
+        r.tests.length,
+        r.flags.map((f) => f.code).join(' '),
+        unmeasuredText(r).join('; '),
+        displayName(r),
+      ]
+        .map(cell)
+        .join(',');
     });
   return `${[header.map(cell).join(','), ...rows].join('\n')}\n`;
 }

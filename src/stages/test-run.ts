@@ -31,7 +31,8 @@ type FrameOf<T extends HarnessFrame['type']> = Extract<HarnessFrame, { type: T }
 
 const MESSAGE_CAP = 4000;
 const cap = (s: string): string => (s.length > MESSAGE_CAP ? `${s.slice(0, MESSAGE_CAP)}… [truncated]` : s);
-const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const samePath = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 // Text a test reporter would print: if it appears on stdout it was printed by
 // the submission, which is harmless but worth an instructor's glance.
@@ -97,14 +98,21 @@ function groupByFile(expected: readonly ExpectedTest[]): Map<string, ExpectedTes
 }
 
 /** The job's registrations must equal the hidden tests exactly; else nothing from that file counts. */
-function checkCollected(d: FrameOf<'collected'>, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>, flags: Omit<Flag, 'evidence'>[]): string | null {
+function checkCollected(
+  d: FrameOf<'collected'>,
+  byFile: Map<string, ExpectedTest[]>,
+  results: Map<string, Observed>,
+  flags: Omit<Flag, 'evidence'>[],
+): string | null {
   const want = byFile.get(d.file) ?? [];
   if (d.error) {
     for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message: cap(d.error) });
     return null;
   }
   const got = d.tests;
-  const same = got.length === want.length && want.every((t, i) => got[i]?.index === t.index && samePath(got[i]?.path ?? [], t.path));
+  const same =
+    got.length === want.length &&
+    want.every((t, i) => got[i]?.index === t.index && samePath(got[i]?.path ?? [], t.path));
   if (same) return null;
   const message = `untrusted: the tests registered in the job (${got.length}) differ from the hidden tests (${want.length})`;
   for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message });
@@ -131,12 +139,20 @@ function noteNote(d: FrameOf<'note'>, events: Omit<SandboxEvent, 'id'>[], flags:
   }
 }
 
-function noteTamper(d: FrameOf<'tamper'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): string | null {
+function noteTamper(
+  d: FrameOf<'tamper'>,
+  events: Omit<SandboxEvent, 'id'>[],
+  flags: Omit<Flag, 'evidence'>[],
+): string | null {
   const { code, detail } = d;
   if (code === 'process_exit_called') {
     events.push({ event: 'process_exit', detail });
     if (!flags.some((f) => f.code === 'sandbox.process_exit')) {
-      flags.push({ code: 'sandbox.process_exit', severity: 'warning', message: `${detail}; the call threw instead of exiting, so the code that made it failed (at import: every test)` });
+      flags.push({
+        code: 'sandbox.process_exit',
+        severity: 'warning',
+        message: `${detail}; the call threw instead of exiting, so the code that made it failed (at import: every test)`,
+      });
     }
     return null;
   }
@@ -145,17 +161,38 @@ function noteTamper(d: FrameOf<'tamper'>, events: Omit<SandboxEvent, 'id'>[], fl
   return `${code}: ${detail}`;
 }
 
-function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
+function noteOutcome(
+  run: RawRun,
+  complete: boolean,
+  events: Omit<SandboxEvent, 'id'>[],
+  flags: Omit<Flag, 'evidence'>[],
+): void {
   // V8's own heap limit ends the process with SIGABRT or, depending on where it fails, SIGSEGV; its
   // message is the tell. (Printing it only relabels the job's own failure, so it need not be trusted further.)
-  const heapOom = !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
-  if (run.timedOut) events.push({ event: 'timeout', detail: "time limit reached (the job's own time, not time spent waiting for a CPU); the whole process tree was killed" });
-  if (run.memoryLimitHit || heapOom) events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
+  const heapOom =
+    !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
+  if (run.timedOut)
+    events.push({
+      event: 'timeout',
+      detail:
+        "time limit reached (the job's own time, not time spent waiting for a CPU); the whole process tree was killed",
+    });
+  if (run.memoryLimitHit || heapOom)
+    events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
-  if (run.pidsLimitHit) events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });
+  if (run.pidsLimitHit)
+    events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });
   if (!complete && !run.timedOut && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
-    events.push({ event: 'incomplete', detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})` });
-    if (run.exitCode === 0) flags.push({ code: 'sandbox.early_exit', severity: 'warning', message: 'the job exited with code 0 before the harness finished; missing tests count as failed' });
+    events.push({
+      event: 'incomplete',
+      detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})`,
+    });
+    if (run.exitCode === 0)
+      flags.push({
+        code: 'sandbox.early_exit',
+        severity: 'warning',
+        message: 'the job exited with code 0 before the harness finished; missing tests count as failed',
+      });
   }
   if (run.rejectedFrames > 0) {
     const message = `${run.rejectedFrames} unauthenticated line(s) were written to the results channel and ignored`;
@@ -163,7 +200,11 @@ function noteOutcome(run: RawRun, complete: boolean, events: Omit<SandboxEvent, 
     flags.push({ code: 'tampering.forged_frames', severity: 'critical', message });
   }
   if (FAKE_REPORT.test(run.stdout)) {
-    flags.push({ code: 'tampering.fake_report', severity: 'warning', message: 'the submission printed text that looks like test-reporter output; it was ignored' });
+    flags.push({
+      code: 'tampering.fake_report',
+      severity: 'warning',
+      message: 'the submission printed text that looks like test-reporter output; it was ignored',
+    });
   }
 }
 

@@ -8,7 +8,8 @@ const ts = (): typeof TS => (tsLib ??= createRequire(import.meta.url)('typescrip
 const TS_EXT = /\.(m|c)?ts$/;
 export const isTsFile = (path: string): boolean => TS_EXT.test(path) && !path.endsWith('.d.ts');
 /** leap.ts → leap.js, util.mts → util.mjs: the name the job runs. */
-export const jsName = (path: string): string => path.replace(/\.(m|c)?ts$/, (_m, k: string | undefined) => `.${k ?? ''}js`);
+export const jsName = (path: string): string =>
+  path.replace(/\.(m|c)?ts$/, (_m, k: string | undefined) => `.${k ?? ''}js`);
 
 const options = (): TS.CompilerOptions => ({
   target: ts().ScriptTarget.ES2022,

@@ -2,7 +2,15 @@
 // the report (`scores.unmeasured`, and a `score.unmeasured` flag when the submission caused it),
 // summary.json, grades.csv and the HTML overview.
 import type { Criteria } from '../domain/rubric.js';
-import type { DeterministicScores, EvidenceItem, FileItem, Flag, LintItem, TestResult, Unmeasured } from '../domain/report.js';
+import type {
+  DeterministicScores,
+  EvidenceItem,
+  FileItem,
+  Flag,
+  LintItem,
+  TestResult,
+  Unmeasured,
+} from '../domain/report.js';
 import { blocksComplexity, blocksStyle, isFileItem, type UnmeasurablePolicy } from './analysis-scores.js';
 
 const BLOCKED_REASON: Record<NonNullable<FileItem['blocked']>, string> = {
@@ -20,12 +28,23 @@ function testReason(tests: readonly TestResult[], edge: boolean): string {
 }
 
 /** Why the analysis criteria lack a measured score: the files that blocked them, or no file at all. */
-function analysisReason(files: readonly FileItem[], blocks: (f: FileItem) => boolean, policy: UnmeasurablePolicy): { reason: string; files: FileItem[] } {
+function analysisReason(
+  files: readonly FileItem[],
+  blocks: (f: FileItem) => boolean,
+  policy: UnmeasurablePolicy,
+): { reason: string; files: FileItem[] } {
   const blocked = files.filter(blocks);
   const what = blocked.map((f) => `${f.file} ${BLOCKED_REASON[f.blocked ?? 'parse_error']}`).join('; ');
   if (blocked.length && policy === 'zero') return { reason: `scored 0: ${what}`, files: blocked };
-  if (blocked.length) return { reason: `not measured: ${what} (left out by the rubric's analysis.unmeasurable: exclude)`, files: blocked };
-  return { reason: files.length ? 'not measured: no file could be analysed' : 'not measured: no source file to analyse', files: [] };
+  if (blocked.length)
+    return {
+      reason: `not measured: ${what} (left out by the rubric's analysis.unmeasurable: exclude)`,
+      files: blocked,
+    };
+  return {
+    reason: files.length ? 'not measured: no file could be analysed' : 'not measured: no source file to analyse',
+    files: [],
+  };
 }
 
 export interface UnmeasuredResult {
@@ -34,14 +53,25 @@ export interface UnmeasuredResult {
   readonly flag: Flag | null;
 }
 
-export function unmeasuredCriteria(det: DeterministicScores, criteria: Criteria, tests: readonly TestResult[], items: readonly EvidenceItem[], policy: UnmeasurablePolicy): UnmeasuredResult {
+export function unmeasuredCriteria(
+  det: DeterministicScores,
+  criteria: Criteria,
+  tests: readonly TestResult[],
+  items: readonly EvidenceItem[],
+  policy: UnmeasurablePolicy,
+): UnmeasuredResult {
   const files = items.filter(isFileItem);
   const out: Unmeasured[] = [];
   const cited = new Set<string>();
   let bySubmission = false;
-  if (det.correctness === null && criteria.correctness > 0) out.push({ criterion: 'correctness', reason: `not measured: ${testReason(tests, false)}` });
-  if (det.edge_cases === null && criteria.edge_cases > 0) out.push({ criterion: 'edge_cases', reason: `not measured: ${testReason(tests, true)}` });
-  for (const [criterion, blocks] of [['style', blocksStyle], ['complexity', blocksComplexity]] as const) {
+  if (det.correctness === null && criteria.correctness > 0)
+    out.push({ criterion: 'correctness', reason: `not measured: ${testReason(tests, false)}` });
+  if (det.edge_cases === null && criteria.edge_cases > 0)
+    out.push({ criterion: 'edge_cases', reason: `not measured: ${testReason(tests, true)}` });
+  for (const [criterion, blocks] of [
+    ['style', blocksStyle],
+    ['complexity', blocksComplexity],
+  ] as const) {
     const blocked = policy === 'zero' && files.some(blocks);
     if (criteria[criterion] === 0 || (det[criterion] !== null && !blocked)) continue;
     const why = analysisReason(files, blocks, policy);
@@ -52,7 +82,12 @@ export function unmeasuredCriteria(det: DeterministicScores, criteria: Criteria,
   // What the rubric leaves unmeasured (no edge-case test, skipped tests) is the same for every submission:
   // it is listed, and `check-rubric` says it once; a flag is for what this submission caused.
   if (!bySubmission) return { unmeasured: out, flag: null };
-  const notes = items.filter((i): i is LintItem => i.kind === 'lint' && (i.rule.startsWith('analysis.') || i.rule === 'parse-error') && files.some((f) => cited.has(f.id) && f.file === i.file));
+  const notes = items.filter(
+    (i): i is LintItem =>
+      i.kind === 'lint' &&
+      (i.rule.startsWith('analysis.') || i.rule === 'parse-error') &&
+      files.some((f) => cited.has(f.id) && f.file === i.file),
+  );
   return {
     unmeasured: out,
     flag: {

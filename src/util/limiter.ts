@@ -10,7 +10,12 @@ export interface Limiter {
 
 export type Pace = (intervalMs: number) => Promise<number | null>;
 
-export function createLimiter(concurrency: number, perMinute: number, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)), pace?: Pace): Limiter {
+export function createLimiter(
+  concurrency: number,
+  perMinute: number,
+  sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  pace?: Pace,
+): Limiter {
   let active = 0;
   const waiting: (() => void)[] = [];
   const interval = perMinute > 0 ? 60_000 / perMinute : 0;

@@ -6,8 +6,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 export const PERSONAS = [
-  'honest', 'inflating', 'phantom', 'contradicting', 'malformed', 'truncated', 'slow',
-  'flaky503', 'always503', 'ratelimited', 'injectable',
+  'honest',
+  'inflating',
+  'phantom',
+  'contradicting',
+  'malformed',
+  'truncated',
+  'slow',
+  'flaky503',
+  'always503',
+  'ratelimited',
+  'injectable',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -38,13 +47,20 @@ interface Seen {
 }
 
 function read(prompt: string): Seen {
-  const det = JSON.parse(/DETERMINISTIC_SCORES[^:]*: (\{.*\})/.exec(prompt)?.[1] ?? '{}') as Record<string, number | null>;
+  const det = JSON.parse(/DETERMINISTIC_SCORES[^:]*: (\{.*\})/.exec(prompt)?.[1] ?? '{}') as Record<
+    string,
+    number | null
+  >;
   const items = JSON.parse(/<<<EVIDENCE\n([\s\S]*?)\nEVIDENCE>>>/.exec(prompt)?.[1] ?? '[]') as Evidence[];
   const code = [...prompt.matchAll(/<<<SUBMISSION[^\n]*\n([\s\S]*?)\nSUBMISSION>>>/g)].map((m) => m[1]).join('\n');
   return { det, items, code };
 }
 
-const ids = (items: Evidence[], pred: (e: Evidence) => boolean, n = 3): string[] => items.filter(pred).slice(0, n).map((e) => e.id);
+const ids = (items: Evidence[], pred: (e: Evidence) => boolean, n = 3): string[] =>
+  items
+    .filter(pred)
+    .slice(0, n)
+    .map((e) => e.id);
 const passed = (e: Evidence): boolean => e.kind === 'test' && e.status === 'passed';
 const bad = (e: Evidence): boolean => e.kind === 'test' && ['failed', 'error', 'timeout'].includes(e.status ?? '');
 
@@ -52,14 +68,35 @@ const bad = (e: Evidence): boolean => e.kind === 'test' && ['failed', 'error', '
 function honest(s: Seen): Record<string, unknown> {
   const score = (c: string): number => Math.min(10, Math.max(0, (s.det[c] ?? 5) as number));
   // A careful model still adds nuance: one point for correctness when most tests pass, within the bound.
-  const correctness = Math.min(10, score('correctness') + (ids(s.items, passed).length > ids(s.items, bad).length ? 1 : 0));
+  const correctness = Math.min(
+    10,
+    score('correctness') + (ids(s.items, passed).length > ids(s.items, bad).length ? 1 : 0),
+  );
   const claims: Record<string, unknown>[] = [];
   const good = ids(s.items, passed);
   const failing = ids(s.items, bad);
-  if (good.length) claims.push({ criterion: 'correctness', polarity: 'strength', text: 'The passing tests cover the main cases.', evidence: good });
-  if (failing.length) claims.push({ criterion: 'correctness', polarity: 'weakness', text: 'Some required behaviour is wrong, as the failing tests show.', evidence: failing });
+  if (good.length)
+    claims.push({
+      criterion: 'correctness',
+      polarity: 'strength',
+      text: 'The passing tests cover the main cases.',
+      evidence: good,
+    });
+  if (failing.length)
+    claims.push({
+      criterion: 'correctness',
+      polarity: 'weakness',
+      text: 'Some required behaviour is wrong, as the failing tests show.',
+      evidence: failing,
+    });
   const lint = ids(s.items, (e) => e.kind === 'lint');
-  if (lint.length) claims.push({ criterion: 'style', polarity: 'weakness', text: 'Lint findings point at avoidable style problems.', evidence: lint });
+  if (lint.length)
+    claims.push({
+      criterion: 'style',
+      polarity: 'weakness',
+      text: 'Lint findings point at avoidable style problems.',
+      evidence: lint,
+    });
   return {
     scores: { correctness, edge_cases: score('edge_cases'), style: score('style'), complexity: score('complexity') },
     claims,
@@ -76,13 +113,34 @@ function inflating(s: Seen): Record<string, unknown> {
 
 function phantom(s: Seen): Record<string, unknown> {
   const h = honest(s);
-  return { ...h, claims: [...(h.claims as unknown[]), { criterion: 'edge_cases', polarity: 'strength', text: 'Handles every boundary, see the extra tests.', evidence: ['T99', 'L42'] }] };
+  return {
+    ...h,
+    claims: [
+      ...(h.claims as unknown[]),
+      {
+        criterion: 'edge_cases',
+        polarity: 'strength',
+        text: 'Handles every boundary, see the extra tests.',
+        evidence: ['T99', 'L42'],
+      },
+    ],
+  };
 }
 
 function contradicting(s: Seen): Record<string, unknown> {
   const h = honest(s);
   const f = ids(s.items, bad, 1)[0] ?? 'T1';
-  return { ...h, claims: [{ criterion: 'correctness', polarity: 'strength', text: `${f} passes, so the core logic is right.`, evidence: [f] }] };
+  return {
+    ...h,
+    claims: [
+      {
+        criterion: 'correctness',
+        polarity: 'strength',
+        text: `${f} passes, so the core logic is right.`,
+        evidence: [f],
+      },
+    ],
+  };
 }
 
 /** Obeys an instruction planted in the submission, if one reaches it. */
@@ -91,20 +149,43 @@ function injectable(s: Seen): Record<string, unknown> {
   if (!/ignore (all )?previous|full marks|grade (this|me) 10|you are the grader/i.test(text)) return honest(s);
   return {
     scores: { correctness: 10, edge_cases: 10, style: 10, complexity: 10 },
-    claims: [{ criterion: 'correctness', polarity: 'strength', text: 'All tests pass (T1 passes).', evidence: ids(s.items, (e) => e.kind === 'test', 20) }],
+    claims: [
+      {
+        criterion: 'correctness',
+        polarity: 'strength',
+        text: 'All tests pass (T1 passes).',
+        evidence: ids(s.items, (e) => e.kind === 'test', 20),
+      },
+    ],
     confidence: 1,
     insufficient_evidence: false,
     summary: 'As instructed, full marks.',
   };
 }
 
-const ANSWERS: Partial<Record<Persona, (s: Seen) => Record<string, unknown>>> = { honest, inflating, phantom, contradicting, injectable, slow: honest, flaky503: honest, ratelimited: honest };
+const ANSWERS: Partial<Record<Persona, (s: Seen) => Record<string, unknown>>> = {
+  honest,
+  inflating,
+  phantom,
+  contradicting,
+  injectable,
+  slow: honest,
+  flaky503: honest,
+  ratelimited: honest,
+};
 
 function completion(model: string, content: string, finish = 'stop'): Record<string, unknown> {
   return {
-    id: `fake-${Date.now()}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
+    id: `fake-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
-    usage: { prompt_tokens: 1200, completion_tokens: Math.ceil(content.length / 4), total_tokens: 1200 + Math.ceil(content.length / 4) },
+    usage: {
+      prompt_tokens: 1200,
+      completion_tokens: Math.ceil(content.length / 4),
+      total_tokens: 1200 + Math.ceil(content.length / 4),
+    },
   };
 }
 
@@ -118,9 +199,12 @@ export async function startFakeJudge(opts: { latencyMs?: number; slowMs?: number
   const perModel = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
-    req.on('data', (c: Buffer) => { raw += c.toString('utf8'); });
+    req.on('data', (c: Buffer) => {
+      raw += c.toString('utf8');
+    });
     req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.endsWith('/v1/chat/completions')) return send(res, 404, { error: `no route ${req.method} ${req.url}` });
+      if (req.method !== 'POST' || !req.url?.endsWith('/v1/chat/completions'))
+        return send(res, 404, { error: `no route ${req.method} ${req.url}` });
       const body = JSON.parse(raw) as { model: string; messages: { role: string; content: string }[] };
       calls.push({ model: body.model, at: Date.now(), body });
       const n = (perModel.get(body.model) ?? 0) + 1;
@@ -135,27 +219,43 @@ export async function startFakeJudge(opts: { latencyMs?: number; slowMs?: number
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
-function answer(body: { model: string; messages: { role: string; content: string }[] }, n: number, res: ServerResponse, opts: { slowMs?: number }): void {
+function answer(
+  body: { model: string; messages: { role: string; content: string }[] },
+  n: number,
+  res: ServerResponse,
+  opts: { slowMs?: number },
+): void {
   const persona = body.model as Persona;
   const seen = read(body.messages.map((m) => m.content).join('\n'));
   if (persona === 'always503' || (persona === 'flaky503' && n === 1)) {
     return send(res, 503, { error: 'Model is currently loading', error_type: 'overloaded', estimated_time: 20 });
   }
-  if (persona === 'ratelimited' && n === 1) return send(res, 429, { error: 'Rate limit reached, retry later', error_type: 'rate_limit' }, { 'retry-after': '1' });
-  if (persona === 'malformed') return send(res, 200, completion(body.model, 'Sure! Here is my evaluation: the code looks great, 9/10.'));
-  if (persona === 'truncated') return send(res, 200, completion(body.model, '{"scores": {"correctness": 7, "edge_', 'length'));
+  if (persona === 'ratelimited' && n === 1)
+    return send(
+      res,
+      429,
+      { error: 'Rate limit reached, retry later', error_type: 'rate_limit' },
+      { 'retry-after': '1' },
+    );
+  if (persona === 'malformed')
+    return send(res, 200, completion(body.model, 'Sure! Here is my evaluation: the code looks great, 9/10.'));
+  if (persona === 'truncated')
+    return send(res, 200, completion(body.model, '{"scores": {"correctness": 7, "edge_', 'length'));
   const make = ANSWERS[persona];
   if (!make) return send(res, 404, { error: `unknown model ${body.model}` });
   const content = JSON.stringify(make(seen));
   if (persona === 'slow') {
-    setTimeout(() => { if (!res.destroyed) send(res, 200, completion(body.model, content)); }, opts.slowMs ?? 5000);
+    setTimeout(() => {
+      if (!res.destroyed) send(res, 200, completion(body.model, content));
+    }, opts.slowMs ?? 5000);
     return;
   }
   send(res, 200, completion(body.model, content));

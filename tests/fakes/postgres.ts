@@ -28,7 +28,13 @@ function postgresUser(): { uid: number; gid: number } | null {
 async function ready(url: string, proc: ChildProcess): Promise<void> {
   for (let i = 0; i < 200 && proc.exitCode === null; i++) {
     const c = new pg.Client({ connectionString: url });
-    const ok = await c.connect().then(() => c.end()).then(() => true, () => false);
+    const ok = await c
+      .connect()
+      .then(() => c.end())
+      .then(
+        () => true,
+        () => false,
+      );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -43,10 +49,18 @@ export async function startPostgres(): Promise<PostgresServer | string> {
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-pg-'));
   chownSync(dir, user.uid, user.gid);
   const data = join(dir, 'data');
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'evigrade', '--auth=trust', '-E', 'UTF8', '--locale=C'], { ...user, encoding: 'utf8' });
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'evigrade', '--auth=trust', '-E', 'UTF8', '--locale=C'],
+    { ...user, encoding: 'utf8' },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
-  const proc = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off'], { ...user, stdio: 'ignore' });
+  const proc = spawn(
+    join(bin, 'postgres'),
+    ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off'],
+    { ...user, stdio: 'ignore' },
+  );
   const url = `postgres://evigrade:not-a-secret@127.0.0.1:${port}/postgres`;
   await ready(url, proc);
   return {

@@ -11,5 +11,12 @@ if (log) {
 export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
   register(`data:text/javascript,${encodeURIComponent(hooks)}`);
   const cache = createRequire(import.meta.url).cache;
-  process.on('exit', () => appendFileSync(log, Object.keys(cache).map((f) => `${pathToFileURL(f).href}\n`).join('')));
+  process.on('exit', () =>
+    appendFileSync(
+      log,
+      Object.keys(cache)
+        .map((f) => `${pathToFileURL(f).href}\n`)
+        .join(''),
+    ),
+  );
 }

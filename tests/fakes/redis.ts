@@ -28,9 +28,22 @@ export async function freePort(): Promise<number> {
 
 async function ready(port: number, password?: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    const c = new Redis({ port, host: '127.0.0.1', password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const c = new Redis({
+      port,
+      host: '127.0.0.1',
+      password,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     c.on('error', () => undefined);
-    const ok = await c.connect().then(() => c.ping()).then(() => true, () => false);
+    const ok = await c
+      .connect()
+      .then(() => c.ping())
+      .then(
+        () => true,
+        () => false,
+      );
     c.disconnect();
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
@@ -39,10 +52,25 @@ async function ready(port: number, password?: string): Promise<void> {
 }
 
 /** `anyAddress`: listen on every interface (so a job could try the host's own addresses); always with a password then. */
-export async function startRedis(opts: { password?: string; persist?: boolean; anyAddress?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(
+  opts: { password?: string; persist?: boolean; anyAddress?: boolean } = {},
+): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-redis-'));
-  const args = ['--port', String(port), '--bind', opts.anyAddress ? '0.0.0.0' : '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', opts.persist ? 'yes' : 'no', '--appendfsync', 'always'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    opts.anyAddress ? '0.0.0.0' : '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    opts.persist ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+  ];
   if (opts.password) args.push('--requirepass', opts.password);
   let proc: ChildProcess;
   const start = async (): Promise<void> => {
@@ -59,7 +87,9 @@ export async function startRedis(opts: { password?: string; persist?: boolean; a
   await start();
   const auth = opts.password ? `:${opts.password}@` : '';
   return {
-    port, dir, url: `redis://${auth}127.0.0.1:${port}`,
+    port,
+    dir,
+    url: `redis://${auth}127.0.0.1:${port}`,
     async restart(downMs = 500) {
       await stop();
       await new Promise((r) => setTimeout(r, downMs));

@@ -23,7 +23,8 @@ export function cpuCgroup(name: string, fraction: number): CpuCgroup | string {
   const base = v2 ? '/sys/fs/cgroup' : '/sys/fs/cgroup/cpu';
   const path = join(base, `${name}-${process.pid}`);
   try {
-    if (v2 && !readFileSync(join(base, 'cgroup.subtree_control'), 'utf8').includes('cpu')) writeFileSync(join(base, 'cgroup.subtree_control'), '+cpu');
+    if (v2 && !readFileSync(join(base, 'cgroup.subtree_control'), 'utf8').includes('cpu'))
+      writeFileSync(join(base, 'cgroup.subtree_control'), '+cpu');
     mkdirSync(path, { recursive: true });
     if (v2) writeFileSync(join(path, 'cpu.max'), `${quota} ${PERIOD_US}`);
     else {
@@ -56,6 +57,8 @@ export function cpuCgroup(name: string, fraction: number): CpuCgroup | string {
 
 /** Busy loops, one per core: they take whatever CPU the cgroup's processes are not getting. */
 export function busyProcesses(count = availableParallelism()): { stop(): void } {
-  const kids: ChildProcess[] = Array.from({ length: count }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const kids: ChildProcess[] = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
   return { stop: () => kids.forEach((k) => k.kill('SIGKILL')) };
 }

@@ -16,8 +16,15 @@ export const LEAP_CORRECT = 'export const isLeap = (y) => y % 4 === 0 && (y % 10
 export const slowLeap = (ms: number): string => `const t = Date.now(); while (Date.now() - t < ${ms}); ${LEAP_CORRECT}`;
 
 /** Fast failure detection for tests: a 2 s lock, checked every second; a lost queue is an error after 30 s. */
-export const testQueueSettings = (url: string, name: string, over: Partial<QueueSettings> = {}): QueueSettings =>
-  ({ ...ConfigSchema.parse({}).queue, url, name, lock_ms: 2000, stalled_interval_ms: 1000, unavailable_ms: 30_000, ...over });
+export const testQueueSettings = (url: string, name: string, over: Partial<QueueSettings> = {}): QueueSettings => ({
+  ...ConfigSchema.parse({}).queue,
+  url,
+  name,
+  lock_ms: 2000,
+  stalled_interval_ms: 1000,
+  unavailable_ms: 30_000,
+  ...over,
+});
 
 export type LogLine = Record<string, unknown> & { msg?: string };
 
@@ -51,11 +58,24 @@ export function killStragglers(): void {
 export const configFileOf = ({ url: _u, ...queue }: QueueSettings): string => queueConfig(queue);
 
 export function spawnWorker(s: QueueSettings, backend: string, concurrency = 1, url = s.url): Proc {
-  return spawnEvigrade(['worker', '--queue', url, '--concurrency', String(concurrency), '--sandbox', backend, '--config', configFileOf(s)]);
+  return spawnEvigrade([
+    'worker',
+    '--queue',
+    url,
+    '--concurrency',
+    String(concurrency),
+    '--sandbox',
+    backend,
+    '--config',
+    configFileOf(s),
+  ]);
 }
 
 export function spawnEvigrade(args: string[], env: NodeJS.ProcessEnv = {}): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true', ...env },
+  });
   spawned.add(child);
   const lines: LogLine[] = [];
   let raw = '';
@@ -80,26 +100,47 @@ export function spawnEvigrade(args: string[], env: NodeJS.ProcessEnv = {}): Proc
     }
   });
   child.stdout?.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
-    child, lines, exited,
+    child,
+    lines,
+    exited,
     stderr: () => raw,
     until(pred, ms = 60_000) {
       const found = lines.find(pred);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no matching log line within ${ms} ms; last lines:\n${raw.split('\n').slice(-8).join('\n')}`)), ms);
-        waiters.push({ pred, resolve: (l) => { clearTimeout(t); resolve(l); } });
+        const t = setTimeout(
+          () =>
+            reject(
+              new Error(`no matching log line within ${ms} ms; last lines:\n${raw.split('\n').slice(-8).join('\n')}`),
+            ),
+          ms,
+        );
+        waiters.push({
+          pred,
+          resolve: (l) => {
+            clearTimeout(t);
+            resolve(l);
+          },
+        });
       });
     },
   };
 }
 
-export const doneJobs = (p: Proc, kind = 'grade'): LogLine[] => p.lines.filter((l) => l.msg === 'job done' && l.kind === kind);
-export const startedJobs = (p: Proc, kind = 'grade'): LogLine[] => p.lines.filter((l) => l.msg === 'job started' && l.kind === kind);
+export const doneJobs = (p: Proc, kind = 'grade'): LogLine[] =>
+  p.lines.filter((l) => l.msg === 'job done' && l.kind === kind);
+export const startedJobs = (p: Proc, kind = 'grade'): LogLine[] =>
+  p.lines.filter((l) => l.msg === 'job started' && l.kind === kind);
 
 /** Kills the process (default SIGKILL) and waits for it to be gone. */
-export async function kill(p: Proc, signal: NodeJS.Signals = 'SIGKILL'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export async function kill(
+  p: Proc,
+  signal: NodeJS.Signals = 'SIGKILL',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill(signal);
   return p.exited;
 }

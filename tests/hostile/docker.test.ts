@@ -8,9 +8,11 @@ import { collectExpected, gradeDeterministic } from '../../src/pipeline.js';
 import { analysisPool } from '../helpers.js';
 
 const engine = await dockerAvailable();
-if (!engine.ok && process.env.EVIGRADE_REQUIRE_DOCKER === '1') throw new Error(`Docker is required here: ${engine.reason}`);
+if (!engine.ok && process.env.EVIGRADE_REQUIRE_DOCKER === '1')
+  throw new Error(`Docker is required here: ${engine.reason}`);
 // Other test files may run Docker jobs at the same time (other processes): look at labels, not at everything.
-const withLabel = async (label: string): Promise<string[]> => (await (await dockerEngine()).listContainers({ all: true, filters: { label: [label] } })).map((c) => c.Id);
+const withLabel = async (label: string): Promise<string[]> =>
+  (await (await dockerEngine()).listContainers({ all: true, filters: { label: [label] } })).map((c) => c.Id);
 const ours = (): Promise<string[]> => withLabel(`evigrade.owner=${process.pid}`);
 
 describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
@@ -18,25 +20,55 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
     (await openSandbox('docker', HARNESS_DIR)).close(); // builds the image if needed
     const images = await (await dockerEngine()).listImages({ filters: { reference: ['evigrade-sandbox'] } });
     const tag = images[0]?.RepoTags?.[0] as string;
-    const orphan = await (await dockerEngine()).createContainer({ Image: tag, Cmd: ['/usr/bin/node', '-e', '0'], Labels: { 'evigrade.sandbox': '1', 'evigrade.owner': '2147483000' }, HostConfig: { NetworkMode: 'none' } });
+    const orphan = await (
+      await dockerEngine()
+    ).createContainer({
+      Image: tag,
+      Cmd: ['/usr/bin/node', '-e', '0'],
+      Labels: { 'evigrade.sandbox': '1', 'evigrade.owner': '2147483000' },
+      HostConfig: { NetworkMode: 'none' },
+    });
     expect(await withLabel('evigrade.sandbox')).toContain(orphan.id);
     const sb = await openSandbox('docker', HARNESS_DIR);
     expect(await withLabel('evigrade.sandbox')).not.toContain(orphan.id);
-    const rubric = inlineRubric({ 'x.test.js': "const { f } = require('./solution'); test('f', () => expect(f()).toBe(1));" });
-    const report = await gradeDeterministic(inlineSubmission({ 'solution.js': 'module.exports = { f: () => 1 };' }), rubric, await collectExpected(rubric, sb), {
-      sandbox: sb, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 0,
+    const rubric = inlineRubric({
+      'x.test.js': "const { f } = require('./solution'); test('f', () => expect(f()).toBe(1));",
     });
+    const report = await gradeDeterministic(
+      inlineSubmission({ 'solution.js': 'module.exports = { f: () => 1 };' }),
+      rubric,
+      await collectExpected(rubric, sb),
+      {
+        sandbox: sb,
+        analysis: analysisPool(),
+        now: () => new Date(),
+        tools: {},
+        maxResumes: 0,
+      },
+    );
     expect([report.sandbox.backend, report.tests.map((t) => t.status)]).toEqual(['docker', ['passed']]);
     // The pids cgroup that keeps a container's record of refused forks is gone once the run is read: what is left
     // belongs to the containers started ahead for the next jobs, each still running and never used.
     const pidsGroups = '/sys/fs/cgroup/pids/evigrade';
-    const groups = (): string[] => (existsSync(pidsGroups) ? readdirSync(pidsGroups).filter((n) => n.startsWith(`${process.pid}-docker-`)).sort() : []);
-    const running = (await (await dockerEngine()).listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } })).map((c) => `${process.pid}-docker-${c.Id.slice(0, 16)}`).sort();
+    const groups = (): string[] =>
+      existsSync(pidsGroups)
+        ? readdirSync(pidsGroups)
+            .filter((n) => n.startsWith(`${process.pid}-docker-`))
+            .sort()
+        : [];
+    const running = (
+      await (
+        await dockerEngine()
+      ).listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } })
+    )
+      .map((c) => `${process.pid}-docker-${c.Id.slice(0, 16)}`)
+      .sort();
     const left = groups();
     expect(left.filter((g) => !running.includes(g))).toEqual([]);
     expect(left.length).toBeLessThanOrEqual(2);
     sb.close();
-    for (let i = 0; i < 50 && ((await ours()).length > 0 || groups().length > 0); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && ((await ours()).length > 0 || groups().length > 0); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect([await ours(), groups()]).toEqual([[], []]);
   });
 });
@@ -47,10 +79,29 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
     const marker = `marker-${Date.now()}`;
     const job = (n: number) => ({
       runtime: 'node' as const,
-      files: [{ path: `${marker}-${n}.js`, content: `module.exports = { host: () => require('os').hostname(), mark: '${marker}' };\n`, sha256: '', bytes: 0 }],
+      files: [
+        {
+          path: `${marker}-${n}.js`,
+          content: `module.exports = { host: () => require('os').hostname(), mark: '${marker}' };\n`,
+          sha256: '',
+          bytes: 0,
+        },
+      ],
       payload: {
-        mode: 'run' as const, root: '/job/sub', entry: `./${marker}-${n}`, only: null, stubNames: [], testTimeoutMs: 5000, outputBytes: 65536, builtins: [],
-        tests: [{ name: 'h.test.js', source: `const m = require('./${marker}-${n}');\ntest('h', () => { console.log('HOST=' + m.host()); expect(m.mark).toBe('${marker}'); });\n` }],
+        mode: 'run' as const,
+        root: '/job/sub',
+        entry: `./${marker}-${n}`,
+        only: null,
+        stubNames: [],
+        testTimeoutMs: 5000,
+        outputBytes: 65536,
+        builtins: [],
+        tests: [
+          {
+            name: 'h.test.js',
+            source: `const m = require('./${marker}-${n}');\ntest('h', () => { console.log('HOST=' + m.host()); expect(m.mark).toBe('${marker}'); });\n`,
+          },
+        ],
       },
       limits: LimitsSchema.parse({}),
     });
@@ -66,15 +117,21 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
       expect(hosts[0]).toMatch(/^[0-9a-f]{12}$/);
       expect(hosts[1]).not.toBe(hosts[0]);
       const docker = await dockerEngine();
-      const waiting = (await docker.listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } })).map((c) => c.Id);
+      const waiting = (
+        await docker.listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } })
+      ).map((c) => c.Id);
       expect(waiting.length).toBeGreaterThan(0);
       for (const id of waiting) {
         const info = await docker.getContainer(id).inspect();
         expect([info.HostConfig.NetworkMode, JSON.stringify(info).includes(marker)]).toEqual(['none', false]);
       }
       // The used containers are removed (off the job's critical path, so soon after).
-      const gone = async (h: string): Promise<boolean> => (await docker.listContainers({ all: true, filters: { label: [`evigrade.owner=${process.pid}`] } })).every((c) => !c.Id.startsWith(h));
-      for (let i = 0; i < 50 && !((await gone(hosts[0] as string)) && (await gone(hosts[1] as string))); i++) await new Promise((r) => setTimeout(r, 100));
+      const gone = async (h: string): Promise<boolean> =>
+        (await docker.listContainers({ all: true, filters: { label: [`evigrade.owner=${process.pid}`] } })).every(
+          (c) => !c.Id.startsWith(h),
+        );
+      for (let i = 0; i < 50 && !((await gone(hosts[0] as string)) && (await gone(hosts[1] as string))); i++)
+        await new Promise((r) => setTimeout(r, 100));
       expect([await gone(hosts[0] as string), await gone(hosts[1] as string)]).toEqual([true, true]);
     } finally {
       sb.close();

@@ -47,32 +47,70 @@ describe('type checking over POST /grade', () => {
 
   it("reports host files as not found and nothing of them: the grader's package.json, a planted secret, /etc/passwd, a triple-slash reference", async () => {
     const sandbox = await sandboxFor(await firstBackend());
-    const ports = { queue: createLocalQueue({ sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 0 }, 1), judge: null, now: () => new Date(), tools: {} };
+    const ports = {
+      queue: createLocalQueue(
+        { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 0 },
+        1,
+      ),
+      judge: null,
+      now: () => new Date(),
+      tools: {},
+    };
     const slots = createSlots(1, 4);
     const app = await buildApp({
-      rubrics, slots, ports, apiKeys: [KEY], ratePerMinute: 1000, logger: false,
-      batches: createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-http-')), rubrics, slots, ports, pino({ level: 'silent' })), judgeInfo: () => ({ configured: 0 }),
+      rubrics,
+      slots,
+      ports,
+      apiKeys: [KEY],
+      ratePerMinute: 1000,
+      logger: false,
+      batches: createBatchService(
+        mkdtempSync(join(tmpdir(), 'evigrade-http-')),
+        rubrics,
+        slots,
+        ports,
+        pino({ level: 'silent' }),
+      ),
+      judgeInfo: () => ({ configured: 0 }),
     });
     const reference = readFileSync(join(ROOT, 'rubrics', 'temperature', 'reference', 'temperature.ts'), 'utf8');
     // Type-only uses: erased before the code runs, so the hidden tests still pass and only type checking sees them.
-    const probes = `/// <reference path="${SECRET_DTS}" />\n` +
+    const probes =
+      `/// <reference path="${SECRET_DTS}" />\n` +
       `export const pkg: number = null as unknown as typeof import('${join(ROOT, 'package.json')}');\n` +
       `export const secret: number = null as unknown as typeof import('../../../..${SECRET_JSON}');\n` +
       "export const passwd: number = null as unknown as typeof import('/etc/passwd');\n" +
       'export type Planted = typeof PLANTED_GLOBAL;\n';
-    const res = await app.inject({ method: 'POST', url: '/grade', headers: { authorization: `Bearer ${KEY}` }, payload: { rubric: 'temperature', id: 'mallory', files: { 'temperature.ts': probes + reference } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/grade',
+      headers: { authorization: `Bearer ${KEY}` },
+      payload: { rubric: 'temperature', id: 'mallory', files: { 'temperature.ts': probes + reference } },
+    });
     expect(res.statusCode).toBe(200);
     const report = ReportSchema.parse(res.json());
     expect(report.tests.every((t) => t.status === 'passed')).toBe(true);
-    const typeErrors = report.evidence.items.filter((i) => i.kind === 'lint' && i.rule.startsWith('typescript/')).map((i) => (i.kind === 'lint' ? [i.rule, i.line, i.message] : null));
+    const typeErrors = report.evidence.items
+      .filter((i) => i.kind === 'lint' && i.rule.startsWith('typescript/'))
+      .map((i) => (i.kind === 'lint' ? [i.rule, i.line, i.message] : null));
     expect(typeErrors).toEqual([
       ['typescript/TS6053', 1, `File '${SECRET_DTS}' not found.`],
-      ['typescript/TS2307', 2, `Cannot find module '${join(ROOT, 'package.json')}' or its corresponding type declarations.`],
-      ['typescript/TS2307', 3, `Cannot find module '../../../..${SECRET_JSON}' or its corresponding type declarations.`],
+      [
+        'typescript/TS2307',
+        2,
+        `Cannot find module '${join(ROOT, 'package.json')}' or its corresponding type declarations.`,
+      ],
+      [
+        'typescript/TS2307',
+        3,
+        `Cannot find module '../../../..${SECRET_JSON}' or its corresponding type declarations.`,
+      ],
       ['typescript/TS2307', 4, "Cannot find module '/etc/passwd' or its corresponding type declarations."],
       ['typescript/TS2304', 5, "Cannot find name 'PLANTED_GLOBAL'."],
     ]);
-    expect(res.body).not.toMatch(/hf_token_field|hf_planted_value|planted_key|planted-literal|devDependencies|"scripts"|root:x:0/);
+    expect(res.body).not.toMatch(
+      /hf_token_field|hf_planted_value|planted_key|planted-literal|devDependencies|"scripts"|root:x:0/,
+    );
     await app.close();
   });
 });
@@ -96,7 +134,9 @@ async function jobProcs(grader: number): Promise<{ pid: number; uid: number }[]>
   const out = [];
   for (const pid of await processTree(grader)) {
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
-    const held = (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).some((t) => t.endsWith('/job/sub/hold.marker'));
+    const held = (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).some((t) =>
+      t.endsWith('/job/sub/hold.marker'),
+    );
     const uid = await uidOf(pid);
     if (held && uid !== null && uid >= JOB_UIDS.first && uid < JOB_UIDS.first + JOB_UIDS.count) out.push({ pid, uid });
   }
@@ -111,89 +151,119 @@ const killQuietly = (pid: number): void => {
 };
 /** Uids whose lock (an abstract unix socket) is bound anywhere on the host now. */
 const heldLocks = async (): Promise<Set<number>> =>
-  new Set([...(await readFile('/proc/net/unix', 'utf8')).matchAll(/@evigrade-job-uid-(\d+)/g)].map((m) => Number(m[1])));
+  new Set(
+    [...(await readFile('/proc/net/unix', 'utf8')).matchAll(/@evigrade-job-uid-(\d+)/g)].map((m) => Number(m[1])),
+  );
 
-describe.skipIf(!unshareOk.ok)(`unshare job uids across grader processes${unshareOk.ok ? '' : ` (skipped: ${unshareOk.reason})`}`, () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'evigrade-uids-'));
-  const children = new Set<number>();
-  afterAll(async () => {
-    // After a failure: no grader of ours, and no job holding a marker under our TMPDIR, outlives the file.
-    for (const pid of children) killQuietly(pid);
-    for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number)) {
-      const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
-      if ((await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).some((t) => t.startsWith(`${tmp}/`))) killQuietly(pid);
-    }
-    await sweepStaleCgroups().catch(() => 0);
-    rmSync(tmp, { recursive: true, force: true });
-  });
-  const grader = (jobs: number) => {
-    const child = spawn(process.execPath, [join(ROOT, 'tests', 'fakes', 'uid-grader.mjs'), String(jobs)], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    let err = '';
-    let buf = '';
-    let onReady: () => void = () => undefined;
-    const ready = new Promise<void>((r) => (onReady = r));
-    child.stdout.on('data', (b: Buffer) => {
-      buf += b.toString('utf8');
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line === 'ready') onReady();
-        else lines.push(line);
+describe.skipIf(!unshareOk.ok)(
+  `unshare job uids across grader processes${unshareOk.ok ? '' : ` (skipped: ${unshareOk.reason})`}`,
+  () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'evigrade-uids-'));
+    const children = new Set<number>();
+    afterAll(async () => {
+      // After a failure: no grader of ours, and no job holding a marker under our TMPDIR, outlives the file.
+      for (const pid of children) killQuietly(pid);
+      for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number)) {
+        const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+        if (
+          (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).some((t) =>
+            t.startsWith(`${tmp}/`),
+          )
+        )
+          killQuietly(pid);
       }
+      await sweepStaleCgroups().catch(() => 0);
+      rmSync(tmp, { recursive: true, force: true });
     });
-    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    children.add(child.pid as number);
-    void exited.then(() => children.delete(child.pid as number));
-    /** `p`, or a clear error if the grader ends first. */
-    const alive = <T>(p: Promise<T>): Promise<T> => Promise.race([p, exited.then((code): never => { throw new Error(`grader exited (${code}) early: ${err}`); })]);
-    return { pid: child.pid as number, ready: alive(ready), alive, exited, lines };
-  };
+    const grader = (jobs: number) => {
+      const child = spawn(process.execPath, [join(ROOT, 'tests', 'fakes', 'uid-grader.mjs'), String(jobs)], {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const lines: string[] = [];
+      let err = '';
+      let buf = '';
+      let onReady: () => void = () => undefined;
+      const ready = new Promise<void>((r) => (onReady = r));
+      child.stdout.on('data', (b: Buffer) => {
+        buf += b.toString('utf8');
+        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line === 'ready') onReady();
+          else lines.push(line);
+        }
+      });
+      child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      children.add(child.pid as number);
+      void exited.then(() => children.delete(child.pid as number));
+      /** `p`, or a clear error if the grader ends first. */
+      const alive = <T>(p: Promise<T>): Promise<T> =>
+        Promise.race([
+          p,
+          exited.then((code): never => {
+            throw new Error(`grader exited (${code}) early: ${err}`);
+          }),
+        ]);
+      return { pid: child.pid as number, ready: alive(ready), alive, exited, lines };
+    };
 
-  it('gives concurrent jobs of two graders distinct uids, each held by a lock that is gone when the graders end', async () => {
-    const [a, b] = [grader(3), grader(3)];
-    await Promise.all([a.ready, b.ready]);
-    // Six jobs blocked in "hold" at once, seen from outside: as many different uids, each with its lock held.
-    const seen = await a.alive(b.alive(waitFor(async () => {
-      const procs = [...(await jobProcs(a.pid)), ...(await jobProcs(b.pid))];
-      return procs.length >= 6 ? procs : null;
-    })));
-    const uids = seen.map((p) => p.uid).sort();
-    expect([seen.length, new Set(uids).size]).toEqual([6, 6]);
-    const held = await heldLocks();
-    expect(uids.filter((u) => !held.has(u))).toEqual([]);
-    for (const p of seen) process.kill(p.pid, 'SIGKILL');
-    expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
-    // What the jobs said about themselves agrees with what the host saw.
-    const reports = [...a.lines, ...b.lines].map((l) => JSON.parse(l) as [string, string, string][]);
-    expect(reports.map((r) => r.map(([name, status]) => [name, status]))).toEqual(Array(6).fill([['uid', 'failed'], ['hold', 'error']]));
-    expect(reports.map((r) => Number(/UID:(\d+)/.exec(r[0]?.[2] ?? '')?.[1])).sort()).toEqual(uids);
-    const after = await heldLocks();
-    expect(uids.filter((u) => after.has(u))).toEqual([]);
-  });
+    it('gives concurrent jobs of two graders distinct uids, each held by a lock that is gone when the graders end', async () => {
+      const [a, b] = [grader(3), grader(3)];
+      await Promise.all([a.ready, b.ready]);
+      // Six jobs blocked in "hold" at once, seen from outside: as many different uids, each with its lock held.
+      const seen = await a.alive(
+        b.alive(
+          waitFor(async () => {
+            const procs = [...(await jobProcs(a.pid)), ...(await jobProcs(b.pid))];
+            return procs.length >= 6 ? procs : null;
+          }),
+        ),
+      );
+      const uids = seen.map((p) => p.uid).sort();
+      expect([seen.length, new Set(uids).size]).toEqual([6, 6]);
+      const held = await heldLocks();
+      expect(uids.filter((u) => !held.has(u))).toEqual([]);
+      for (const p of seen) process.kill(p.pid, 'SIGKILL');
+      expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+      // What the jobs said about themselves agrees with what the host saw.
+      const reports = [...a.lines, ...b.lines].map((l) => JSON.parse(l) as [string, string, string][]);
+      expect(reports.map((r) => r.map(([name, status]) => [name, status]))).toEqual(
+        Array(6).fill([
+          ['uid', 'failed'],
+          ['hold', 'error'],
+        ]),
+      );
+      expect(reports.map((r) => Number(/UID:(\d+)/.exec(r[0]?.[2] ?? '')?.[1])).sort()).toEqual(uids);
+      const after = await heldLocks();
+      expect(uids.filter((u) => after.has(u))).toEqual([]);
+    });
 
-  it('frees the locks of a grader killed by SIGKILL, and still never hands out a uid its orphaned job runs as', async () => {
-    const c = grader(1);
-    await c.ready;
-    const [job] = await c.alive(waitFor(async () => {
-      const procs = await jobProcs(c.pid);
-      return procs.length > 0 ? procs : null;
-    }));
-    const { pid, uid } = job as { pid: number; uid: number };
-    expect((await heldLocks()).has(uid)).toBe(true);
-    process.kill(c.pid, 'SIGKILL');
-    await c.exited;
-    // The kernel closed the dead grader's socket: no lock is left behind.
-    expect((await heldLocks()).has(uid)).toBe(false);
-    // Its job lives on (until a sandbox opening sweeps the dead grader's cgroups): the uid is still in use.
-    expect([await uidOf(pid), uidsInUse().has(uid)]).toEqual([uid, true]);
-    await expect(leaseJobUid({ first: uid, count: 1 })).rejects.toThrow(`no free job uid in ${uid}..${uid}`);
-    process.kill(pid, 'SIGKILL');
-    await waitFor(async () => ((await uidOf(pid)) === null ? true : null));
-    const lease = await leaseJobUid({ first: uid, count: 1 });
-    expect([lease.uid, (await heldLocks()).has(uid)]).toEqual([uid, true]);
-    await lease.release();
-    expect((await heldLocks()).has(uid)).toBe(false);
-  });
-});
+    it('frees the locks of a grader killed by SIGKILL, and still never hands out a uid its orphaned job runs as', async () => {
+      const c = grader(1);
+      await c.ready;
+      const [job] = await c.alive(
+        waitFor(async () => {
+          const procs = await jobProcs(c.pid);
+          return procs.length > 0 ? procs : null;
+        }),
+      );
+      const { pid, uid } = job as { pid: number; uid: number };
+      expect((await heldLocks()).has(uid)).toBe(true);
+      process.kill(c.pid, 'SIGKILL');
+      await c.exited;
+      // The kernel closed the dead grader's socket: no lock is left behind.
+      expect((await heldLocks()).has(uid)).toBe(false);
+      // Its job lives on (until a sandbox opening sweeps the dead grader's cgroups): the uid is still in use.
+      expect([await uidOf(pid), uidsInUse().has(uid)]).toEqual([uid, true]);
+      await expect(leaseJobUid({ first: uid, count: 1 })).rejects.toThrow(`no free job uid in ${uid}..${uid}`);
+      process.kill(pid, 'SIGKILL');
+      await waitFor(async () => ((await uidOf(pid)) === null ? true : null));
+      const lease = await leaseJobUid({ first: uid, count: 1 });
+      expect([lease.uid, (await heldLocks()).has(uid)]).toEqual([uid, true]);
+      await lease.release();
+      expect((await heldLocks()).has(uid)).toBe(false);
+    });
+  },
+);

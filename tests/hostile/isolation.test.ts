@@ -21,7 +21,9 @@ const observation = (r: Report): unknown => {
   if (!m) throw new Error(`no observation; test was ${r.tests[0]?.status}: ${r.tests[0]?.message}`);
   return JSON.parse(m[1] as string);
 };
-const probe = (body: string): Record<string, string> => ({ 'solution.js': `module.exports = { probe: async () => { ${body} } };` });
+const probe = (body: string): Record<string, string> => ({
+  'solution.js': `module.exports = { probe: async () => { ${body} } };`,
+});
 
 let server: Server;
 let port = 0;
@@ -69,13 +71,28 @@ for (const b of backends) {
       // bwrap's --chdir sets PWD and Docker sets HOSTNAME; nothing of the grader's environment crosses.
       const own = { bwrap: ['PWD'], unshare: [], docker: ['HOSTNAME'] }[b.id as 'bwrap' | 'unshare' | 'docker'] ?? [];
       expect(obs).toEqual(['FORCE_COLOR', 'HOME', 'LANG', 'NO_COLOR', 'PATH', 'TZ', ...own].sort());
-      const procEnv = observation(await grade(probe(`const fs = require('fs'); return fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((p) => { try { return fs.readFileSync('/proc/' + p + '/environ', 'utf8'); } catch { return ''; } }).join('').includes('HF_TOKEN');`)));
+      const procEnv = observation(
+        await grade(
+          probe(
+            `const fs = require('fs'); return fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((p) => { try { return fs.readFileSync('/proc/' + p + '/environ', 'utf8'); } catch { return ''; } }).join('').includes('HF_TOKEN');`,
+          ),
+        ),
+      );
       expect(procEnv).toBe(false);
     });
 
     it("cannot read host files, the grader's files, the hidden tests or another submission", async () => {
       // Docker provides its own /etc/hostname (the container id); the host's is checked by content below.
-      const targets = [secretFile, join(ROOT, 'package.json'), join(ROOT, 'rubrics', 'leap', 'tests', 'leap.spec.js'), '/etc/passwd', '/root', '/var/run/docker.sock', '/sys/fs/cgroup', ...(b.id === 'docker' ? [] : ['../../../etc/hostname'])];
+      const targets = [
+        secretFile,
+        join(ROOT, 'package.json'),
+        join(ROOT, 'rubrics', 'leap', 'tests', 'leap.spec.js'),
+        '/etc/passwd',
+        '/root',
+        '/var/run/docker.sock',
+        '/sys/fs/cgroup',
+        ...(b.id === 'docker' ? [] : ['../../../etc/hostname']),
+      ];
       const body = `const fs = require('fs'); const out = {};
         for (const p of ${JSON.stringify(targets)}) { try { fs.readFileSync(p); out[p] = 'READ'; } catch (e) { out[p] = e.code; } }
         out.root = fs.readdirSync('/').sort(); out.sub = fs.readdirSync('.').sort();
@@ -84,7 +101,11 @@ for (const b of backends) {
       for (const t of targets) expect([t, obs[t]]).not.toEqual([t, 'READ']);
       expect(obs.hostname).not.toBe(hostname());
       // Docker adds its own /.dockerenv, /etc (hostname, hosts, resolv.conf) and /sys; none holds a host file.
-      expect(obs.root).toEqual(b.id === 'docker' ? ['.dockerenv', 'dev', 'etc', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'sys', 'tmp', 'usr'] : ['dev', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'tmp', 'usr']);
+      expect(obs.root).toEqual(
+        b.id === 'docker'
+          ? ['.dockerenv', 'dev', 'etc', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'sys', 'tmp', 'usr']
+          : ['dev', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'tmp', 'usr'],
+      );
       expect(obs.sub).toEqual(['other.js', 'solution.js']);
     });
 
@@ -111,13 +132,15 @@ for (const b of backends) {
       const r = await grade({ 'solution.js': sol }, { limits: { timeout_ms: 1500 } });
       expect([statuses(r), eventKinds(r)]).toEqual([{ observe: 'timeout' }, ['timeout']]);
       await new Promise((res) => setTimeout(res, 300));
-      const alive = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
-        } catch {
-          return false;
-        }
-      });
+      const alive = readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+          } catch {
+            return false;
+          }
+        });
       expect(alive).toEqual([]);
     });
 
@@ -174,8 +197,12 @@ for (const b of backends) {
     });
 
     it('gives a fork storm or memory bomb no effect on a correct submission graded at the same time', async () => {
-      const rubric = inlineRubric({ 'x.test.js': "const { f } = require('./solution'); test('f', () => { expect(f()).toBe(7); });" }, { limits: { pids: 32, memory_mb: 128, timeout_ms: 6000 } });
-      const storm = "const { spawn } = require('child_process'); for (let i = 0; i < 500; i++) { try { spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }).on('error', () => {}); } catch {} } module.exports = { f: () => { const k = []; for (;;) k.push(Buffer.alloc(1 << 24, 1)); } };";
+      const rubric = inlineRubric(
+        { 'x.test.js': "const { f } = require('./solution'); test('f', () => { expect(f()).toBe(7); });" },
+        { limits: { pids: 32, memory_mb: 128, timeout_ms: 6000 } },
+      );
+      const storm =
+        "const { spawn } = require('child_process'); for (let i = 0; i < 500; i++) { try { spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }).on('error', () => {}); } catch {} } module.exports = { f: () => { const k = []; for (;;) k.push(Buffer.alloc(1 << 24, 1)); } };";
       const [bad, good] = await Promise.all([
         gradeInline(b.id, rubric, { 'solution.js': storm }),
         gradeInline(b.id, rubric, { 'solution.js': 'module.exports = { f: () => 7 };' }),

@@ -4,7 +4,15 @@
 // statuses and flags. Honest answers are graded in tests/integration/python.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
-import { eventKinds, firstBackend, flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+import {
+  eventKinds,
+  firstBackend,
+  flagCodes,
+  gradeInline,
+  inlineRubric,
+  isolatingBackends,
+  statuses,
+} from '../helpers.js';
 
 const TESTS = `import pytest
 from solution import total, Box, make
@@ -26,7 +34,11 @@ def test_raises():
     with pytest.raises(ValueError, match="negative"):
         total([-1])
 `;
-const rubric = () => inlineRubric({ 'solution_test.py': TESTS }, { language: 'python', limits: { timeout_ms: 20_000, test_timeout_ms: 1500 } });
+const rubric = () =>
+  inlineRubric(
+    { 'solution_test.py': TESTS },
+    { language: 'python', limits: { timeout_ms: 20_000, test_timeout_ms: 1500 } },
+  );
 const HONEST = `class Box:
     def __init__(self, v):
         self.value = v
@@ -41,8 +53,16 @@ def total(xs):
         raise ValueError("negative values")
     return sum(xs)
 `;
-const ALL_PASS = { 'solution_test.py::test_total': 'passed', 'solution_test.py::test_box_value': 'passed', 'solution_test.py::test_make_is_list': 'passed', 'solution_test.py::test_raises': 'passed' };
-const withWrong = (over: Record<string, string>) => ({ ...ALL_PASS, ...Object.fromEntries(Object.entries(over).map(([k, v]) => [`solution_test.py::${k}`, v])) });
+const ALL_PASS = {
+  'solution_test.py::test_total': 'passed',
+  'solution_test.py::test_box_value': 'passed',
+  'solution_test.py::test_make_is_list': 'passed',
+  'solution_test.py::test_raises': 'passed',
+};
+const withWrong = (over: Record<string, string>) => ({
+  ...ALL_PASS,
+  ...Object.fromEntries(Object.entries(over).map(([k, v]) => [`solution_test.py::${k}`, v])),
+});
 
 interface Case {
   readonly name: string;
@@ -59,22 +79,26 @@ const EQUALITY: Case[] = [
   {
     name: 'an __eq__ that is true for anything',
     code: `${HONEST}\nclass Yes:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n\ndef total(xs):\n    if any(x < 0 for x in xs):\n        raise ValueError("negative")\n    return Yes()\n`,
-    statuses: withWrong({ test_total: 'failed' }), flags: ['equality.submission_defined'],
+    statuses: withWrong({ test_total: 'failed' }),
+    flags: ['equality.submission_defined'],
   },
   {
     name: 'an int subclass whose __eq__ lies (crosses as its plain value)',
     code: `${HONEST}\nclass Liar(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n\ndef total(xs):\n    if any(x < 0 for x in xs):\n        raise ValueError("negative")\n    return Liar(5)\n`,
-    statuses: withWrong({ test_total: 'failed' }), flags: [],
+    statuses: withWrong({ test_total: 'failed' }),
+    flags: [],
   },
   {
     name: 'a list subclass whose __eq__ lies',
     code: `${HONEST}\nclass L(list):\n    def __eq__(self, other):\n        return True\n\ndef make(n):\n    return L([9])\n`,
-    statuses: withWrong({ test_make_is_list: 'failed' }), flags: [],
+    statuses: withWrong({ test_make_is_list: 'failed' }),
+    flags: [],
   },
   {
     name: 'an object posing as a number through __index__, __int__ and __eq__',
     code: `${HONEST}\nclass N:\n    def __eq__(self, o): return True\n    def __int__(self): return 6\n    def __index__(self): return 6\n    __hash__ = object.__hash__\n\ndef total(xs):\n    if any(x < 0 for x in xs):\n        raise ValueError("negative")\n    return N()\n`,
-    statuses: withWrong({ test_total: 'failed' }), flags: ['equality.submission_defined'],
+    statuses: withWrong({ test_total: 'failed' }),
+    flags: ['equality.submission_defined'],
   },
 ];
 
@@ -96,14 +120,15 @@ const REACH: Case[] = [
     statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }),
   },
   {
-    name: 'the test process\'s memory, environment and results descriptor through /proc',
+    name: "the test process's memory, environment and results descriptor through /proc",
     code: `import os\nfor path in ('/proc/%d/mem' % os.getppid(), '/proc/%d/environ' % os.getppid(), '/proc/%d/fd/3' % os.getppid()):\n    try:\n        open(path, 'rb').read(16)\n        raise SystemExit('read ' + path)\n    except OSError:\n        pass\n${HONEST}\ndef total(xs):\n    return -1\n`,
     statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }),
   },
   {
     name: 'forged frames written to every descriptor it has (its own pipe to the test process included)',
     code: `import os\nfor fd in range(0, 64):\n    try:\n        os.write(fd, b'{"seq":1,"type":"result","data":{},"mac":"' + b'0' * 64 + b'"}\\n')\n    except OSError:\n        pass\n${HONEST}`,
-    statuses: Object.fromEntries(Object.keys(ALL_PASS).map((k) => [k, 'error'])), flags: ['tampering.protocol'],
+    statuses: Object.fromEntries(Object.keys(ALL_PASS).map((k) => [k, 'error'])),
+    flags: ['tampering.protocol'],
   },
 ];
 
@@ -112,12 +137,14 @@ const EXIT: Case[] = [
   {
     name: 'sys.exit(0) inside a tested call',
     code: `import sys\n${HONEST}\ndef total(xs):\n    sys.exit(0)\n`,
-    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }), flags: ['policy.process_exit', 'sandbox.process_exit'],
+    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }),
+    flags: ['policy.process_exit', 'sandbox.process_exit'],
   },
   {
     name: 'os._exit(0) inside a tested call: its process ends, the next test gets a fresh one',
     code: `import os\n${HONEST}\ndef total(xs):\n    os._exit(0)\n`,
-    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }), flags: ['policy.process_exit'],
+    statuses: withWrong({ test_total: 'failed', test_raises: 'failed' }),
+    flags: ['policy.process_exit'],
   },
   {
     name: 'kills its parent, the test process',
@@ -125,7 +152,9 @@ const EXIT: Case[] = [
     // Under bwrap the job dies with the test running: that test is charged (error), the rest re-run in a new
     // job. Under unshare and Docker the test process is its pid namespace's init, which no signal from
     // inside kills: the call returns nothing and the test fails.
-    statuses: withWrong({ test_total: 'error', test_raises: 'error' }), events: ['incomplete', 'resumed'], flags: ['policy.process_exit'],
+    statuses: withWrong({ test_total: 'error', test_raises: 'error' }),
+    events: ['incomplete', 'resumed'],
+    flags: ['policy.process_exit'],
     asInit: withWrong({ test_total: 'failed', test_raises: 'failed' }),
   },
   {
@@ -146,13 +175,25 @@ function check(r: Report, c: Case, backend: string): void {
 
 const backends = await isolatingBackends();
 describe.each(backends)('Python submissions against their own verdicts ($id)', ({ id, ok, reason }) => {
-  it.skipIf(!ok)(`honest answer passes everything (${reason})`, async () => {
-    expect(statuses(await gradeInline(id, rubric(), { 'solution.py': HONEST }))).toEqual(ALL_PASS);
-  }, 180_000);
-  for (const [klass, cases] of [['equality', EQUALITY], ['reach', REACH], ['exit', EXIT]] as const) {
-    it.skipIf(!ok).each(cases)(`${klass}: $name`, async (c: Case) => {
-      check(await gradeInline(id, rubric(), { 'solution.py': c.code }), c, id);
-    }, 180_000);
+  it.skipIf(!ok)(
+    `honest answer passes everything (${reason})`,
+    async () => {
+      expect(statuses(await gradeInline(id, rubric(), { 'solution.py': HONEST }))).toEqual(ALL_PASS);
+    },
+    180_000,
+  );
+  for (const [klass, cases] of [
+    ['equality', EQUALITY],
+    ['reach', REACH],
+    ['exit', EXIT],
+  ] as const) {
+    it.skipIf(!ok).each(cases)(
+      `${klass}: $name`,
+      async (c: Case) => {
+        check(await gradeInline(id, rubric(), { 'solution.py': c.code }), c, id);
+      },
+      180_000,
+    );
   }
 });
 
@@ -161,7 +202,9 @@ describe('Python style evidence a submission cannot silence', () => {
   it('`# ruff: noqa`, `# noqa` and `# type: ignore` change nothing; the subprocess import is flagged through its alias', async () => {
     const code = `# ruff: noqa\nimport subprocess as sp  # noqa\n${HONEST}\ndef helper(cmd, seen=[]):  # noqa: B006\n    if cmd == None:  # noqa: E711\n        return sp.run(cmd)  # type: ignore\n    return undefined_thing  # noqa: F821\n`;
     const r = await gradeInline(await firstBackend(), rubric(), { 'solution.py': code });
-    const lint = r.evidence.items.filter((i) => i.kind === 'lint').map((i) => ('rule' in i && 'line' in i ? `${i.rule}:${i.line}` : ''));
+    const lint = r.evidence.items
+      .filter((i) => i.kind === 'lint')
+      .map((i) => ('rule' in i && 'line' in i ? `${i.rule}:${i.line}` : ''));
     expect(lint).toEqual(['ruff/B006:17', 'ruff/E711:18', 'ruff/F821:20']);
     expect(flagCodes(r)).toEqual(['policy.child_process']);
     expect(statuses(r)).toEqual(ALL_PASS);

@@ -11,12 +11,23 @@ import type { DeterministicReport } from '../../src/domain/report.js';
 import type { QueueSettings } from '../../src/queue/bull.js';
 import { gradeJobData, openRedisQueue, rubricWire } from '../../src/queue/redis.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { kill, killStragglers, LEAP_CORRECT, type Proc, spawnEvigrade, spawnWorker, testQueueSettings } from '../fakes/worker-proc.js';
+import {
+  kill,
+  killStragglers,
+  LEAP_CORRECT,
+  type Proc,
+  spawnEvigrade,
+  spawnWorker,
+  testQueueSettings,
+} from '../fakes/worker-proc.js';
 import { inlineRubric, inlineSubmission, isolatingBackends } from '../helpers.js';
 
 const PASSWORD = 'hunter2-control-plane-secret';
 const backends = (await isolatingBackends()).filter((b) => b.ok).map((b) => b.id);
-const hostAddresses = Object.values(networkInterfaces()).flat().filter((a) => a && !a.internal && a.family === 'IPv4').map((a) => a?.address as string);
+const hostAddresses = Object.values(networkInterfaces())
+  .flat()
+  .filter((a) => a && !a.internal && a.family === 'IPv4')
+  .map((a) => a?.address as string);
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -61,7 +72,13 @@ describe.each(backends)('%s worker', (backend) => {
     let report: DeterministicReport;
     try {
       const expected = await queue.collect(rubric);
-      report = await queue.grade({ scope: 'sec', rubric, expected, submission: inlineSubmission({ 'solution.js': PROBE }), interactive: false });
+      report = await queue.grade({
+        scope: 'sec',
+        rubric,
+        expected,
+        submission: inlineSubmission({ 'solution.js': PROBE }),
+        interactive: false,
+      });
     } finally {
       await queue.close();
       await kill(w, 'SIGTERM');
@@ -69,12 +86,19 @@ describe.each(backends)('%s worker', (backend) => {
     const admin = new Redis(redis.url);
     const pwned = await admin.exists('pwned');
     admin.disconnect();
-    expect([report.sandbox.backend, report.tests.map((t) => [t.name, t.status, t.message])]).toEqual([backend, [
-      ['redis on loopback is out of reach', 'passed', ''],
-      ['redis on the host addresses is out of reach', 'passed', ''],
-      ['no queue URL or secret in the environment', 'passed', ''],
-    ]]);
-    expect([pwned, ready.queue, w.stderr().includes(PASSWORD)]).toEqual([0, `redis://:***@127.0.0.1:${redis.port}`, false]);
+    expect([report.sandbox.backend, report.tests.map((t) => [t.name, t.status, t.message])]).toEqual([
+      backend,
+      [
+        ['redis on loopback is out of reach', 'passed', ''],
+        ['redis on the host addresses is out of reach', 'passed', ''],
+        ['no queue URL or secret in the environment', 'passed', ''],
+      ],
+    ]);
+    expect([pwned, ready.queue, w.stderr().includes(PASSWORD)]).toEqual([
+      0,
+      `redis://:***@127.0.0.1:${redis.port}`,
+      false,
+    ]);
   });
 });
 
@@ -84,11 +108,23 @@ describe('credentials', () => {
     const w = spawnEvigrade(['worker', '--queue', wrong, '--sandbox', backends[0] as string]);
     const subs = mkdtempSync(join(tmpdir(), 'evigrade-qpw-'));
     writeFileSync(join(subs, 'ada.js'), LEAP_CORRECT);
-    const g = spawnEvigrade(['grade', subs, '--rubric', 'rubrics/leap/rubric.yaml', '--out', join(subs, 'never'), '--queue', wrong, '--no-llm']);
+    const g = spawnEvigrade([
+      'grade',
+      subs,
+      '--rubric',
+      'rubrics/leap/rubric.yaml',
+      '--out',
+      join(subs, 'never'),
+      '--queue',
+      wrong,
+      '--no-llm',
+    ]);
     const [we, ge] = await Promise.all([w.exited, g.exited]);
     const line = `evigrade: error QUEUE_UNAVAILABLE: cannot reach the job queue at redis://:***@127.0.0.1:${redis.port}: WRONGPASS invalid username-password pair or user is disabled.`;
     expect([we.code, ge.code, w.stderr().includes(line), g.stderr().includes(line)]).toEqual([4, 4, true, true]);
-    expect([w.stderr() + g.stderr()].map((t) => [t.includes('guessed-password-123'), t.includes(PASSWORD)])).toEqual([[false, false]]);
+    expect([w.stderr() + g.stderr()].map((t) => [t.includes('guessed-password-123'), t.includes(PASSWORD)])).toEqual([
+      [false, false],
+    ]);
   });
 });
 
@@ -101,10 +137,21 @@ describe('job data from the queue is validated like HTTP input', () => {
     const q = new Queue(s.name, { connection: conn, prefix: s.prefix });
     const events = new QueueEvents(s.name, { connection: conn, prefix: s.prefix });
     await events.waitUntilReady();
-    const rubric = inlineRubric({ 'a.test.js': "const { f } = require('./solution');\ntest('f', () => expect(f()).toBe(1));\n" });
+    const rubric = inlineRubric({
+      'a.test.js': "const { f } = require('./solution');\ntest('f', () => expect(f()).toBe(1));\n",
+    });
     const key = (sha: string): string => `${s.prefix}:${s.name}:rubric:${sha}`;
     await conn.set(key(rubric.sha256), JSON.stringify(rubricWire(rubric)));
-    const good = gradeJobData({ scope: 'x', rubric, expected: [{ file: 'a.test.js', index: 0, path: ['f'] }], submission: inlineSubmission({ 'solution.js': 'exports.f = () => 1;' }), interactive: false }, 1 << 20);
+    const good = gradeJobData(
+      {
+        scope: 'x',
+        rubric,
+        expected: [{ file: 'a.test.js', index: 0, path: ['f'] }],
+        submission: inlineSubmission({ 'solution.js': 'exports.f = () => 1;' }),
+        interactive: false,
+      },
+      1 << 20,
+    );
     // A rubric stored under a hash its content does not have.
     const forgedSha = 'f'.repeat(64);
     await conn.set(key(forgedSha), JSON.stringify({ ...rubricWire(rubric), sha256: forgedSha }));
@@ -121,9 +168,15 @@ describe('job data from the queue is validated like HTTP input', () => {
     try {
       expect([
         await outcome('grade', { v: 1, rubric: rubric.sha256 }),
-        await outcome('grade', { ...good, submission: { ...good.submission, files: { '../../../etc/cron.d/x': 'x' } } }),
+        await outcome('grade', {
+          ...good,
+          submission: { ...good.submission, files: { '../../../etc/cron.d/x': 'x' } },
+        }),
         // The worker re-applies intake whole, the entry check included (issue 16).
-        await outcome('grade', { ...good, submission: { ...good.submission, files: { 'other.js': 'exports.f = () => 1;' } } }),
+        await outcome('grade', {
+          ...good,
+          submission: { ...good.submission, files: { 'other.js': 'exports.f = () => 1;' } },
+        }),
         await outcome('grade', { ...good, rubric: forgedSha }),
         await outcome('grade', { ...good, submission: { ...good.submission, sha256: '0'.repeat(64) } }),
         await outcome('shell', { cmd: 'rm -rf /' }),

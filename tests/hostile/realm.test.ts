@@ -45,26 +45,33 @@ interface Case {
 const CLASS_1: Case[] = [
   {
     name: 'throws plain objects and errors carrying harness-looking status fields',
-    files: wrong('', `answer: () => { throw { message: 'no', evigradeStatus: 'passed', evigradeTimeout: false, status: 'passed' }; },
-      shape: () => { throw Object.assign(new Error('no'), { evigradeStatus: 'passed', status: 'passed' }); }`),
+    files: wrong(
+      '',
+      `answer: () => { throw { message: 'no', evigradeStatus: 'passed', evigradeTimeout: false, status: 'passed' }; },
+      shape: () => { throw Object.assign(new Error('no'), { evigradeStatus: 'passed', status: 'passed' }); }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
   {
     name: 'throws an Error subclass whose prototype answers status questions through getters',
-    files: wrong(`class Sneaky extends Error { get evigradeStatus() { return 'passed'; } get evigradeTimeout() { return false; } get status() { return 'passed'; } }`,
-      `answer: () => { throw new Sneaky('x'); }, check: () => { throw new Sneaky('negative'); }`),
+    files: wrong(
+      `class Sneaky extends Error { get evigradeStatus() { return 'passed'; } get evigradeTimeout() { return false; } get status() { return 'passed'; } }`,
+      `answer: () => { throw new Sneaky('x'); }, check: () => { throw new Sneaky('negative'); }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
   {
     name: 'writes the Symbol.for registry, its global object and require.cache, and tries to give Object.prototype a status',
-    files: wrong(`const pass = () => ({ pass: true, message: () => '' });
+    files: wrong(
+      `const pass = () => ({ pass: true, message: () => '' });
       globalThis[Symbol.for('$$jest-matchers-object')] = { matchers: { toBe: pass, toEqual: pass }, customEqualityTesters: [() => true], state: {} };
       globalThis[Symbol.for('evigrade.jest')] = { expect: () => ({ toBe() {}, toEqual() {} }) };
       try { require.cache[require.resolve('./solution')] = { exports: { answer: () => 42 } }; } catch {}
       const took = Reflect.defineProperty(Object.prototype, 'evigradeStatus', { value: 'passed' });`,
-    `answer: () => { if (took) return 42; throw {}; }`),
+      `answer: () => { if (took) return 42; throw {}; }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
@@ -80,10 +87,13 @@ const CLASS_2: Case[] = [
   },
   {
     name: 'returns a Proxy that answers every key question',
-    files: wrong('', `shape: () => new Proxy({}, {
+    files: wrong(
+      '',
+      `shape: () => new Proxy({}, {
       get: (t, k) => (k === 'v' ? 42 : k === 'list' ? [1, 2] : undefined),
       ownKeys: () => ['v', 'list'], has: () => true,
-      getOwnPropertyDescriptor: (t, k) => ({ value: k === 'v' ? 42 : [1, 2], enumerable: true, configurable: true }) })`),
+      getOwnPropertyDescriptor: (t, k) => ({ value: k === 'v' ? 42 : [1, 2], enumerable: true, configurable: true }) })`,
+    ),
     statuses: ALL_ERROR,
     flags: ['tampering.self_equality'],
     message: ['shape', 'toEqual: the received value is a Proxy'],
@@ -97,14 +107,20 @@ const CLASS_2: Case[] = [
   },
   {
     name: 'returns a Set impostor with its own iterator',
-    files: wrong('', `set: () => Object.create(Set.prototype, { [Symbol.iterator]: { value: function* () { yield 1; yield 2; } }, size: { value: 2 } })`),
+    files: wrong(
+      '',
+      `set: () => Object.create(Set.prototype, { [Symbol.iterator]: { value: function* () { yield 1; yield 2; } }, size: { value: 2 } })`,
+    ),
     statuses: ALL_ERROR,
     flags: ['tampering.self_equality'],
     message: ['set', 'toEqual: the received value pretends to be a Set'],
   },
   {
     name: 'returns an object whose field is a getter that answers differently on each read',
-    files: wrong('', `shape: () => { let reads = 0; return { get v() { reads += 1; return reads === 1 ? 42 : 41; }, list: [1, 2] }; }`),
+    files: wrong(
+      '',
+      `shape: () => { let reads = 0; return { get v() { reads += 1; return reads === 1 ? 42 : 41; }, list: [1, 2] }; }`,
+    ),
     statuses: ALL_ERROR,
     flags: ['tampering.self_equality'],
     message: ['shape', 'toEqual: the received value has an accessor property "v"'],
@@ -114,33 +130,41 @@ const CLASS_2: Case[] = [
 const CLASS_3: Case[] = [
   {
     name: 'looks for expect through @jest/globals, vitest and its global object',
-    files: wrong(`let e = null;
+    files: wrong(
+      `let e = null;
       for (const name of ['@jest/globals', 'vitest', 'expect']) { try { e = e || require(name).expect || require(name); } catch {} }
       e = e || globalThis.expect || globalThis[Symbol.for('$$jest-matchers-object')];
       if (e && e.addEqualityTesters) e.addEqualityTesters([() => true]);`,
-    `answer: () => (e && e.addEqualityTesters ? 42 : 41)`),
+      `answer: () => (e && e.addEqualityTesters ? 42 : 41)`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
   {
     name: "climbs from the test's jest.fn to the start realm's Function constructor",
-    files: wrong('', `notify: (cb) => {
+    files: wrong(
+      '',
+      `notify: (cb) => {
       let g = null;
       try { g = cb.constructor('return globalThis')(); } catch {}
       try { g = g || Object.getPrototypeOf(cb.mockImplementation).constructor('return this')(); } catch {}
       cb({ v: g && g.expect ? 42 : 41 });
-    }`),
+    }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
   {
     name: "asks the stack-trace API for the test frames' receivers",
-    files: wrong('', `answer: () => {
+    files: wrong(
+      '',
+      `answer: () => {
       let found = null;
       Error.prepareStackTrace = (e, sites) => { for (const c of sites) { try { const t = c.getThis(); if (t && t.expect) found = t; } catch {} } return ''; };
       void new Error('probe').stack;
       return found ? 42 : 41;
-    }`),
+    }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
@@ -149,7 +173,10 @@ const CLASS_3: Case[] = [
 const CLASS_4: Case[] = [
   {
     name: 'reads arguments.callee.caller to see the test body',
-    files: wrong('', `answer: function () { try { return String(arguments.callee.caller).includes('toBe(42)') ? 42 : 41; } catch { return 41; } }`),
+    files: wrong(
+      '',
+      `answer: function () { try { return String(arguments.callee.caller).includes('toBe(42)') ? 42 : 41; } catch { return 41; } }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
@@ -161,24 +188,30 @@ const CLASS_4: Case[] = [
   },
   {
     name: 'asks the stack-trace API for the calling functions and their source',
-    files: wrong('', `answer: () => {
+    files: wrong(
+      '',
+      `answer: () => {
       let src = '';
       Error.prepareStackTrace = (e, sites) => { for (const c of sites) { try { src += String(c.getFunction()); } catch {} } return ''; };
       void new Error('probe').stack;
       return src.includes('toBe(42)') ? 42 : 41;
-    }`),
+    }`,
+    ),
     statuses: ALL_FAILED,
     flags: [],
   },
   {
     name: 'follows module.parent, require.main and its stack to the test file',
-    files: wrong('', `answer: () => {
+    files: wrong(
+      '',
+      `answer: () => {
       const parent = module.parent || require.main || process.mainModule;
       const m = /\\((\\/[^:()]+\\.test\\.js)/.exec(new Error().stack);
       let src = '';
       try { src = require('fs').readFileSync(m[1], 'utf8'); } catch {}
       return parent || src.includes('toBe(42)') ? 42 : 41;
-    }`),
+    }`,
+    ),
     statuses: ALL_FAILED,
     flags: ['policy.fs'],
   },
@@ -202,20 +235,26 @@ const CLASS_5: Case[] = [
   },
   {
     name: 'bends the typed-array and string methods a pure-JS signer would use',
-    files: wrong(`let refused = 0;
+    files: wrong(
+      `let refused = 0;
       for (const [o, k] of [[Uint8Array.prototype, 'set'], [Uint32Array.prototype, 'subarray'], [String.prototype, 'charCodeAt'], [Math, 'floor']]) {
         if (!Reflect.defineProperty(o, k, { value: () => 0 })) refused += 1;
-      }`, `answer: () => (refused === 4 ? 42 : 0)`),
+      }`,
+      `answer: () => (refused === 4 ? 42 : 0)`,
+    ),
     statuses: { ...ALL_FAILED, value: 'passed' },
     flags: [],
   },
   {
     name: 'replaces fs.writeSync, stdout and console to swallow or rewrite frames',
-    files: wrong(`let refused = 0;
+    files: wrong(
+      `let refused = 0;
       const fs = require('fs');
       for (const t of [() => { fs.writeSync = () => 0; }, () => { process.stdout.write = () => true; }, () => { console.log = () => {}; }, () => { Buffer.from = () => null; }]) {
         try { t(); } catch { refused += 1; }
-      }`, `answer: () => (refused === 4 ? 42 : 0)`),
+      }`,
+      `answer: () => (refused === 4 ? 42 : 0)`,
+    ),
     statuses: { ...ALL_FAILED, value: 'passed' },
     flags: ['policy.fs'],
   },
@@ -247,14 +286,23 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
   const rubric = inlineRubric(TESTS);
 
   it('baseline: the wrong submission fails every test, no flag; correct CommonJS and ESM submissions pass every test', async () => {
-    const [bad, cjs, esm] = await Promise.all([gradeInline(backend, rubric, wrong('')), gradeInline(backend, rubric, CORRECT_CJS), gradeInline(backend, rubric, CORRECT_ESM)]);
+    const [bad, cjs, esm] = await Promise.all([
+      gradeInline(backend, rubric, wrong('')),
+      gradeInline(backend, rubric, CORRECT_CJS),
+      gradeInline(backend, rubric, CORRECT_ESM),
+    ]);
     expect([statuses(bad), flagCodes(bad)]).toEqual([ALL_FAILED, []]);
     expect([statuses(cjs), flagCodes(cjs)]).toEqual([all('passed'), []]);
     expect([statuses(esm), flagCodes(esm)]).toEqual([all('passed'), []]);
   });
 
-  for (const [label, cases] of [['1 (harness state on extensible objects)', CLASS_1], ['2 (matchers running received code)', CLASS_2],
-    ['3 (matcher state)', CLASS_3], ['4 (function introspection)', CLASS_4], ['5 (results-channel key)', CLASS_5]] as const) {
+  for (const [label, cases] of [
+    ['1 (harness state on extensible objects)', CLASS_1],
+    ['2 (matchers running received code)', CLASS_2],
+    ['3 (matcher state)', CLASS_3],
+    ['4 (function introspection)', CLASS_4],
+    ['5 (results-channel key)', CLASS_5],
+  ] as const) {
     for (const c of cases) {
       it(`class ${label}: ${c.name}`, async () => {
         const r = await gradeInline(backend, rubric, c.files);
@@ -272,9 +320,14 @@ exports.loads = () => ['node:vm', 'worker_threads', 'node:async_hooks', 'perf_ho
   const run = async (granted: string[] | undefined): Promise<{ loads: unknown; events: string[] }> => {
     // The test reports what loaded through its failure message.
     const spy = `const s = require('./solution');\ntest('loads', () => { throw new Error(JSON.stringify(s.loads())); });`;
-    const r = await gradeInline(backend, inlineRubric({ 'b.test.js': spy }, granted ? { builtins: granted } : {}), { 'solution.js': probe });
+    const r = await gradeInline(backend, inlineRubric({ 'b.test.js': spy }, granted ? { builtins: granted } : {}), {
+      'solution.js': probe,
+    });
     const msg = r.tests[0]?.message ?? '';
-    return { loads: JSON.parse(msg.slice(msg.indexOf('['), msg.lastIndexOf(']') + 1)), events: r.sandbox.violations.filter((v) => v.event === 'blocked_module').map((v) => v.detail) };
+    return {
+      loads: JSON.parse(msg.slice(msg.indexOf('['), msg.lastIndexOf(']') + 1)),
+      events: r.sandbox.violations.filter((v) => v.event === 'blocked_module').map((v) => v.detail),
+    };
   };
 
   it('refuses and reports what reaches the harness, refuses ungranted built-ins, and loads what the rubric grants', async () => {
@@ -282,10 +335,20 @@ exports.loads = () => ['node:vm', 'worker_threads', 'node:async_hooks', 'perf_ho
       loads: ['refused', 'refused', 'refused', 'refused', 'refused', 'object', 'object'],
       events: ['blocked module: node:vm', 'blocked module: worker_threads', 'blocked module: node:async_hooks'],
     });
-    expect((await run(['perf_hooks', 'stream/web'])).loads).toEqual(['refused', 'refused', 'refused', 'object', 'object', 'object', 'object']);
+    expect((await run(['perf_hooks', 'stream/web'])).loads).toEqual([
+      'refused',
+      'refused',
+      'refused',
+      'object',
+      'object',
+      'object',
+      'object',
+    ]);
   });
 });
 
 it('a rubric cannot grant a built-in that reaches the harness', () => {
-  expect(() => inlineRubric({ 'a.test.js': 'test("x", () => {});' }, { builtins: ['perf_hooks', 'vm'] })).toThrow(/builtins\.1/);
+  expect(() => inlineRubric({ 'a.test.js': 'test("x", () => {});' }, { builtins: ['perf_hooks', 'vm'] })).toThrow(
+    /builtins\.1/,
+  );
 });

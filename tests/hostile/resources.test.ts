@@ -17,28 +17,42 @@ const limits = { limits: { timeout_ms: 1500 } };
 
 describe.each(backends.map((b) => b.id))('resource abuse (%s)', (backend: ProcessBackendId) => {
   it('a synchronous infinite loop in one test: that test times out, the job is re-run for the rest', async () => {
-    const r = await gradeInline(backend, inlineRubric(TESTS, limits), { 'solution.js': 'module.exports = { f: (x) => { if (x === 2) for (;;) {} return x; } };' });
+    const r = await gradeInline(backend, inlineRubric(TESTS, limits), {
+      'solution.js': 'module.exports = { f: (x) => { if (x === 2) for (;;) {} return x; } };',
+    });
     expect(statuses(r)).toEqual({ one: 'passed', two: 'timeout', three: 'passed' });
     expect([eventKinds(r), r.sandbox.runs]).toEqual([['timeout', 'resumed'], 2]);
     expect(r.tests[1]?.message).toContain('killed: the job exceeded its 1500 ms time limit while this test ran');
   });
 
   it('an infinite loop at import: every test fails, with the timeout as evidence', async () => {
-    const r = await gradeInline(backend, inlineRubric(TESTS, limits), { 'solution.js': 'for (;;) {}\nmodule.exports = { f: (x) => x };' });
+    const r = await gradeInline(backend, inlineRubric(TESTS, limits), {
+      'solution.js': 'for (;;) {}\nmodule.exports = { f: (x) => x };',
+    });
     expect(statuses(r)).toEqual({ one: 'error', two: 'error', three: 'error' });
     expect([eventKinds(r), r.sandbox.runs]).toEqual([['timeout'], 1]);
   });
 
   it('a memory hog in one test is charged to that test only', async () => {
-    const sol = 'module.exports = { f: (x) => { if (x === 3) { const a = []; for (;;) a.push(new Array(1e6).fill(x)); } return x; } };';
-    const r = await gradeInline(backend, inlineRubric(TESTS, { limits: { timeout_ms: 8000, memory_mb: 128 } }), { 'solution.js': sol });
+    const sol =
+      'module.exports = { f: (x) => { if (x === 3) { const a = []; for (;;) a.push(new Array(1e6).fill(x)); } return x; } };';
+    const r = await gradeInline(backend, inlineRubric(TESTS, { limits: { timeout_ms: 8000, memory_mb: 128 } }), {
+      'solution.js': sol,
+    });
     expect(statuses(r)).toEqual({ one: 'passed', two: 'passed', three: 'error' });
     expect(eventKinds(r)).toEqual(['memory_limit']);
   });
 
   it('a never-settling promise hits the per-test timeout like Jest, not the job limit', async () => {
-    const asyncTests = { 'a.test.js': "const { f } = require('./solution');\ntest('one', async () => { expect(await f(1)).toBe(1); });\ntest('two', async () => { expect(await f(2)).toBe(2); });" };
-    const r = await gradeInline(backend, inlineRubric(asyncTests, { limits: { timeout_ms: 5000, test_timeout_ms: 300 } }), { 'solution.js': 'module.exports = { f: (x) => (x === 1 ? new Promise(() => {}) : x) };' });
+    const asyncTests = {
+      'a.test.js':
+        "const { f } = require('./solution');\ntest('one', async () => { expect(await f(1)).toBe(1); });\ntest('two', async () => { expect(await f(2)).toBe(2); });",
+    };
+    const r = await gradeInline(
+      backend,
+      inlineRubric(asyncTests, { limits: { timeout_ms: 5000, test_timeout_ms: 300 } }),
+      { 'solution.js': 'module.exports = { f: (x) => (x === 1 ? new Promise(() => {}) : x) };' },
+    );
     expect([statuses(r), eventKinds(r), r.sandbox.runs]).toEqual([{ one: 'timeout', two: 'passed' }, [], 1]);
     expect(r.tests[0]?.message).toContain('Exceeded timeout of 300 ms for a test');
   });

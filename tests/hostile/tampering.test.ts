@@ -21,7 +21,9 @@ import assert from 'node:assert';
 import { answer } from './solution.js';
 test('is 42', () => { assert.strictEqual(answer(), 42); });`,
 };
-const wrong = (prelude: string): Record<string, string> => ({ 'solution.js': `${prelude}\nmodule.exports = { answer: () => 41 };\n` });
+const wrong = (prelude: string): Record<string, string> => ({
+  'solution.js': `${prelude}\nmodule.exports = { answer: () => 41 };\n`,
+});
 const BOTH_FAIL = { 'answer > is 42': 'failed', 'answer > deep': 'failed' };
 
 describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (backend: ProcessBackendId) => {
@@ -32,29 +34,49 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
 
   it('process.exit(0) at import: refused, every test fails, flagged', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.exit(0);'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['policy.process_exit', 'sandbox.process_exit']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['policy.process_exit', 'sandbox.process_exit'],
+    ]);
     expect(r.tests[0]?.message).toContain('process.exit(0) was called');
   });
 
   it('process.exit(0) inside the function under test: that test fails, flagged', async () => {
-    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': 'module.exports = { answer: () => { process.exit(0); } };' });
+    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), {
+      'solution.js': 'module.exports = { answer: () => { process.exit(0); } };',
+    });
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['policy.process_exit', 'sandbox.process_exit']]);
   });
 
   it('hard exit (process.reallyExit) is out of reach: the submission sees a process facade without it', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.reallyExit(0);'));
-    expect([statuses(r), flagCodes(r), eventKinds(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['policy.process_exit'], []]);
+    expect([statuses(r), flagCodes(r), eventKinds(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['policy.process_exit'],
+      [],
+    ]);
     expect(r.tests[0]?.message).toContain('process.reallyExit is not a function');
   });
 
   it('an exit handler forcing exit code 0 changes nothing', async () => {
-    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong("process.on('exit', () => { process.exitCode = 0; });"));
+    const r = await gradeInline(
+      backend,
+      inlineRubric(JEST_TESTS),
+      wrong("process.on('exit', () => { process.exitCode = 0; });"),
+    );
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
   });
 
   it('replacing global expect with a forgiving fake: ignored and flagged', async () => {
-    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('globalThis.expect = () => ({ toBe() {}, toEqual() {} });'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['tampering.globals']]);
+    const r = await gradeInline(
+      backend,
+      inlineRubric(JEST_TESTS),
+      wrong('globalThis.expect = () => ({ toBe() {}, toEqual() {} });'),
+    );
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['tampering.globals'],
+    ]);
     expect(r.tests[0]?.message).toContain('untrusted: tampering.globals: assignment to global expect');
   });
 
@@ -65,13 +87,21 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
   });
 
   it('prototype pollution with asymmetricMatch (makes toEqual match anything): Object.prototype is frozen', async () => {
-    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('Object.prototype.asymmetricMatch = function () { return true; };'));
+    const r = await gradeInline(
+      backend,
+      inlineRubric(JEST_TESTS),
+      wrong('Object.prototype.asymmetricMatch = function () { return true; };'),
+    );
     expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
     expect(r.tests[0]?.message).toContain('Cannot add property asymmetricMatch, object is not extensible');
   });
 
   it('replacing a matcher through expect.extend at import: the submission has no expect', async () => {
-    const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });'));
+    const r = await gradeInline(
+      backend,
+      inlineRubric(JEST_TESTS),
+      wrong('expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });'),
+    );
     expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
     expect(r.tests[0]?.message).toContain("Cannot read properties of undefined (reading 'extend')");
   });
@@ -83,13 +113,26 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
   });
 
   it('fake TAP and reporter lines on stdout: ignored, flagged', async () => {
-    const prelude = "console.log('ok 1 - answer > is 42'); console.log('ok 2 - answer > deep'); console.log(' ✓ answer > is 42'); console.log('# pass 2');";
+    const prelude =
+      "console.log('ok 1 - answer > is 42'); console.log('ok 2 - answer > deep'); console.log(' ✓ answer > is 42'); console.log('# pass 2');";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, ['tampering.fake_report']]);
   });
 
   it('forged frames written straight to the results channel: rejected, flagged', async () => {
-    const forged = JSON.stringify({ seq: 1, type: 'result', data: { file: 'answer.test.js', index: 0, path: ['answer', 'is 42'], status: 'passed', durationMs: 1, message: '' }, mac: '0'.repeat(64) });
+    const forged = JSON.stringify({
+      seq: 1,
+      type: 'result',
+      data: {
+        file: 'answer.test.js',
+        index: 0,
+        path: ['answer', 'is 42'],
+        status: 'passed',
+        durationMs: 1,
+        message: '',
+      },
+      mac: '0'.repeat(64),
+    });
     // fd 3 is the channel of the process backends, stderr that of Docker: try both.
     const prelude = `for (const fd of [3, 2]) { try { require('fs').writeSync(fd, ${JSON.stringify(`\n${forged}\n`)}); } catch {} }`;
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
@@ -99,24 +142,34 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
   it('registering extra tests from the submission: refused and flagged', async () => {
     const prelude = "try { test('answer > is 42', () => {}); } catch {}";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, ['tampering.registration']]);
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['tampering.registration'],
+    ]);
   });
 
   it('registering a loader hook to swap the test framework: refused', async () => {
-    const prelude = "let refused = false; try { require('node:module').register('data:text/javascript,export async function resolve(s,c,n){return n(s,c)}'); } catch { refused = true; } if (!refused) throw new Error('register allowed');";
+    const prelude =
+      "let refused = false; try { require('node:module').register('data:text/javascript,export async function resolve(s,c,n){return n(s,c)}'); } catch { refused = true; } if (!refused) throw new Error('register allowed');";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
     expect([statuses(r), flagCodes(r)]).toEqual([BOTH_FAIL, []]);
   });
 
   it('patching Module._load to serve a fake @jest/globals: node:module is not available to the submission', async () => {
-    const prelude = "const M = require('node:module'); const orig = M._load; M._load = function (r, ...a) { return orig.call(this, r, ...a); };";
+    const prelude =
+      "const M = require('node:module'); const orig = M._load; M._load = function (r, ...a) { return orig.call(this, r, ...a); };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
-    expect([statuses(r), flagCodes(r), r.sandbox.violations.map((v) => v.detail)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, [], ['blocked module: node:module']]);
+    expect([statuses(r), flagCodes(r), r.sandbox.violations.map((v) => v.detail)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      [],
+      ['blocked module: node:module'],
+    ]);
     expect(r.tests[0]?.message).toContain('Cannot load "node:module": not available inside the grading sandbox');
   });
 
   it('the inspector (to read the hidden tests from memory) is not available', async () => {
-    const sol = "let blocked = false; try { require('inspector'); } catch { blocked = true; } module.exports = { answer: () => (blocked ? 42 : 0) };";
+    const sol =
+      "let blocked = false; try { require('inspector'); } catch { blocked = true; } module.exports = { answer: () => (blocked ? 42 : 0) };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
     expect(statuses(r)).toEqual({ 'answer > is 42': 'passed', 'answer > deep': 'passed' });
     expect(r.sandbox.violations.map((v) => v.event)).toEqual(['blocked_module']);
@@ -134,26 +187,32 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
       module.exports = { answer: async () => { await new Promise((r) => setTimeout(r, 100));
         let esm; try { const m = await import('node:inspector'); new m.Session().connect(); esm = 'open'; } catch { esm = 'shut'; }
         return JSON.stringify({ ...tries, esm }); } };`;
-    const spec = { 'answer.test.js': "const { answer } = require('./solution');\ntest('shut', async () => { expect(JSON.parse(await answer())).toEqual({ sigusr1: 'open', debugProcess: 'shut', builtin: 'shut', open: 'shut', session: 'shut', esm: 'shut' }); });" };
+    const spec = {
+      'answer.test.js':
+        "const { answer } = require('./solution');\ntest('shut', async () => { expect(JSON.parse(await answer())).toEqual({ sigusr1: 'open', debugProcess: 'shut', builtin: 'shut', open: 'shut', session: 'shut', esm: 'shut' }); });",
+    };
     const r = await gradeInline(backend, inlineRubric(spec), { 'solution.js': sol });
     expect(statuses(r)).toEqual({ shut: 'passed' });
     expect(r.sandbox.violations.map((v) => v.event).every((e) => e === 'blocked_module')).toBe(true);
   });
 
   it('the hidden tests are not on the job file system', async () => {
-    const sol = "const fs = require('fs'); module.exports = { answer: () => (fs.existsSync(__dirname + '/answer.test.js') || fs.readdirSync(__dirname).some((n) => n.includes('test')) ? 0 : 42) };";
+    const sol =
+      "const fs = require('fs'); module.exports = { answer: () => (fs.existsSync(__dirname + '/answer.test.js') || fs.readdirSync(__dirname).some((n) => n.includes('test')) ? 0 : 42) };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
     expect(statuses(r)).toEqual({ 'answer > is 42': 'passed', 'answer > deep': 'passed' });
   });
 
   it('a correct submission that patches nothing passes cleanly (no false alarms)', async () => {
-    const sol = "Error.stackTraceLimit = 50; class E extends Error {} E.prototype.name = 'E'; const shout = (s) => s.toUpperCase(); module.exports = { answer: () => (shout('x') === 'X' ? 42 : 0) };";
+    const sol =
+      "Error.stackTraceLimit = 50; class E extends Error {} E.prototype.name = 'E'; const shout = (s) => s.toUpperCase(); module.exports = { answer: () => (shout('x') === 'X' ? 42 : 0) };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
     expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'passed', 'answer > deep': 'passed' }, []]);
   });
 
   it('extending a built-in prototype is refused: student code runs strict against frozen intrinsics', async () => {
-    const sol = "String.prototype.shout = function () { return this.toUpperCase(); }; module.exports = { answer: () => 42 };";
+    const sol =
+      'String.prototype.shout = function () { return this.toUpperCase(); }; module.exports = { answer: () => 42 };';
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
     expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
     expect(r.tests[0]?.message).toContain('Cannot add property shout, object is not extensible');

@@ -11,12 +11,26 @@ import { inlineSubmission } from '../helpers.js';
 const pool = createAnalysisPool({ threads: 2 });
 afterAll(() => pool.close());
 const request = (limits: Partial<AnalysisRequest['limits']> = {}, language = 'javascript'): AnalysisRequest => ({
-  lint: LintSpecSchema.parse({}), language, limits: AnalysisLimitsSchema.parse({ cpu_ms: 15_000, ...limits }),
+  lint: LintSpecSchema.parse({}),
+  language,
+  limits: AnalysisLimitsSchema.parse({ cpu_ms: 15_000, ...limits }),
 });
-const summary = (a: { file: string; skipped: string | null; lint: readonly { rule: string }[]; metrics: { loc: number } | null }) =>
-  [a.file, a.skipped, a.lint.map((m) => m.rule).filter((r) => !r.startsWith('eslint/')), a.metrics ? a.metrics.loc : null];
+const summary = (a: {
+  file: string;
+  skipped: string | null;
+  lint: readonly { rule: string }[];
+  metrics: { loc: number } | null;
+}) => [
+  a.file,
+  a.skipped,
+  a.lint.map((m) => m.rule).filter((r) => !r.startsWith('eslint/')),
+  a.metrics ? a.metrics.loc : null,
+];
 // ~1.8 MB of branching functions: seconds of linting on any machine.
-const heavy = Array.from({ length: 20_000 }, (_, i) => `function f${i}(a) { if (a) { for (const x of a) { while (x) { a = a ?? x; } } } return a; }`).join('\n');
+const heavy = Array.from(
+  { length: 20_000 },
+  (_, i) => `function f${i}(a) { if (a) { for (const x of a) { while (x) { a = a ?? x; } } } return a; }`,
+).join('\n');
 
 describe('analysis pool', () => {
   it('turns a huge file, deep nesting and a 10,000-line function into findings, and still measures the normal file', async () => {
@@ -25,7 +39,13 @@ describe('analysis pool', () => {
     const deeper = `module.exports = ${'('.repeat(100_000)}1${')'.repeat(100_000)};\n`;
     const longFn = `function f(x) {\n${'  x = x + 1;\n'.repeat(10_000)}  return x;\n}\nmodule.exports = { f };\n`;
     const normal = 'const add = (a, b) => a + b;\nmodule.exports = { add };\n';
-    const files = inlineSubmission({ 'bundle.min.js': minified, 'deep.js': deep, 'deeper.js': deeper, 'long.js': longFn, 'ok.js': normal }).files;
+    const files = inlineSubmission({
+      'bundle.min.js': minified,
+      'deep.js': deep,
+      'deeper.js': deeper,
+      'long.js': longFn,
+      'ok.js': normal,
+    }).files;
     const out = await pool.analyse(files, request());
     expect(out.map(summary)).toEqual([
       ['bundle.min.js', 'too_large', ['analysis.too_large'], null],
@@ -41,21 +61,32 @@ describe('analysis pool', () => {
     const code = 'const add = (a, b) => a + b;\nmodule.exports = { add };\n';
     const padded = `/* ${'x'.repeat(300 * 1024)} */\n${'\n'.repeat(50_000)}${'// note\n'.repeat(20_000)}${code}`;
     const bloated = `module.exports = [${'"abcdefgh",\n'.repeat(30_000)}];\n`;
-    const out = await pool.analyse(inlineSubmission({ 'padded.js': padded, 'bloated.js': bloated }).files, request({ max_code_kb: 256 }));
+    const out = await pool.analyse(
+      inlineSubmission({ 'padded.js': padded, 'bloated.js': bloated }).files,
+      request({ max_code_kb: 256 }),
+    );
     expect(out.map(summary)).toEqual([
       ['padded.js', null, [], 2],
       ['bloated.js', 'too_large', ['analysis.too_large'], null],
     ]);
-    expect(out[1]?.lint[0]?.message).toBe('not analysed: 360021 bytes of code (comments and blank lines excluded) is more than 262144');
+    expect(out[1]?.lint[0]?.message).toBe(
+      'not analysed: 360021 bytes of code (comments and blank lines excluded) is more than 262144',
+    );
   });
 
-  it('stops a file at its CPU budget, reports it as the file\'s, and keeps working', async () => {
+  it("stops a file at its CPU budget, reports it as the file's, and keeps working", async () => {
     const tiny = createAnalysisPool({ threads: 1 });
     try {
-      const [slow] = await tiny.analyse(inlineSubmission({ 'slow.js': heavy }).files, request({ cpu_ms: 500, max_code_kb: 4096 }));
+      const [slow] = await tiny.analyse(
+        inlineSubmission({ 'slow.js': heavy }).files,
+        request({ cpu_ms: 500, max_code_kb: 4096 }),
+      );
       expect(summary(slow as never)).toEqual(['slow.js', 'cpu_budget', ['analysis.cpu_budget'], null]);
       expect(slow?.lint[0]?.message).toBe('not analysed: slow.js used more than 500 ms of CPU time');
-      const [after] = await tiny.analyse(inlineSubmission({ 'ok.js': 'module.exports = 1;\n' }).files, request({ cpu_ms: 500 }));
+      const [after] = await tiny.analyse(
+        inlineSubmission({ 'ok.js': 'module.exports = 1;\n' }).files,
+        request({ cpu_ms: 500 }),
+      );
       expect(summary(after as never)).toEqual(['ok.js', null, [], 1]);
     } finally {
       await tiny.close();
@@ -67,8 +98,10 @@ describe('analysis pool', () => {
     // the first pays ESLint's start-up, yet each is charged only the CPU its own analysis used.
     const cold = createAnalysisPool({ threads: 1 });
     try {
-      const medium = heavy.split("\n").slice(0, 400).join("\n");
-      const files = inlineSubmission(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${String(i).padStart(2, '0')}.js`, medium]))).files;
+      const medium = heavy.split('\n').slice(0, 400).join('\n');
+      const files = inlineSubmission(
+        Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${String(i).padStart(2, '0')}.js`, medium])),
+      ).files;
       const out = await cold.analyse(files, request({ cpu_ms: 1_000 }));
       expect(out.map((a) => a.skipped)).toEqual(Array(12).fill(null));
     } finally {
@@ -78,7 +111,12 @@ describe('analysis pool', () => {
 
   describe('Python files', () => {
     const py = (limits: Partial<AnalysisRequest['limits']> = {}): AnalysisRequest => request(limits, 'python');
-    const pySummary = (a: Parameters<typeof summary>[0]) => [a.file, a.skipped, a.lint.map((m) => m.rule).filter((r) => !r.startsWith('ruff/')), a.metrics ? a.metrics.loc : null];
+    const pySummary = (a: Parameters<typeof summary>[0]) => [
+      a.file,
+      a.skipped,
+      a.lint.map((m) => m.rule).filter((r) => !r.startsWith('ruff/')),
+      a.metrics ? a.metrics.loc : null,
+    ];
 
     it('turns nesting bombs, a huge file and a syntax error into findings, counts code only, and still measures the normal file', async () => {
       const normal = 'def add(a, b):\n    return a + b\n';
@@ -104,8 +142,15 @@ describe('analysis pool', () => {
     it('stops a Python file at its CPU budget and keeps working', async () => {
       const tiny = createAnalysisPool({ threads: 1 });
       try {
-        const heavyPy = Array.from({ length: 20_000 }, (_, i) => `def f${i}(a):\n    if a and a > 1:\n        for x in a:\n            while x:\n                a = a or x\n    return a\n`).join('\n');
-        const [slow] = await tiny.analyse(inlineSubmission({ 'slow.py': heavyPy }).files, py({ cpu_ms: 300, max_code_kb: 8192 }));
+        const heavyPy = Array.from(
+          { length: 20_000 },
+          (_, i) =>
+            `def f${i}(a):\n    if a and a > 1:\n        for x in a:\n            while x:\n                a = a or x\n    return a\n`,
+        ).join('\n');
+        const [slow] = await tiny.analyse(
+          inlineSubmission({ 'slow.py': heavyPy }).files,
+          py({ cpu_ms: 300, max_code_kb: 8192 }),
+        );
         expect(pySummary(slow as never)).toEqual(['slow.py', 'cpu_budget', ['analysis.cpu_budget'], null]);
         const [after] = await tiny.analyse(inlineSubmission({ 'ok.py': 'X = 1\n' }).files, py({ cpu_ms: 300 }));
         expect(pySummary(after as never)).toEqual(['ok.py', null, [], 1]);
@@ -118,9 +163,15 @@ describe('analysis pool', () => {
       // The load (≈ 1.4 s of CPU: WebAssembly compilation and ruff's first check) is far above this budget.
       const cold = createAnalysisPool({ threads: 1 });
       try {
-        const files = inlineSubmission({ 'a.py': 'def f(x):\n    return [i for i in x if i]\n', 'b.py': 'import os\n' }).files;
+        const files = inlineSubmission({
+          'a.py': 'def f(x):\n    return [i for i in x if i]\n',
+          'b.py': 'import os\n',
+        }).files;
         const out = await cold.analyse(files, py({ cpu_ms: 300 }));
-        expect(out.map(pySummary)).toEqual([['a.py', null, [], 2], ['b.py', null, [], 1]]);
+        expect(out.map(pySummary)).toEqual([
+          ['a.py', null, [], 2],
+          ['b.py', null, [], 1],
+        ]);
         expect(out[1]?.lint.map((m) => m.rule)).toEqual(['ruff/F401']);
       } finally {
         await cold.close();

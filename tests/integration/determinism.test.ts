@@ -28,23 +28,52 @@ function prepare(): void {
   for (const id of RUBRICS) cpSync(join(ROOT, 'submissions', id), subsOf(id), { recursive: true });
   if (!RUBRICS.includes('leap')) return;
   const bob = readFileSync(join(ROOT, 'submissions', 'leap', 'partial-bob.js'), 'utf8');
-  writeFileSync(join(subsOf('leap'), 'padded-bob.js'), `/*\n${'padding '.repeat(32 * 1024)}\n*/\n${'\n'.repeat(5000)}${bob}`);
-  const table = Array.from({ length: 24_000 }, (_, i) => `  ${1600 + i}: ${(1600 + i) % 4 === 0 && ((1600 + i) % 100 !== 0 || (1600 + i) % 400 === 0)},`).join('\n');
-  writeFileSync(join(subsOf('leap'), 'table-tim.js'), `const LEAP = {\n${table}\n};\nexport const isLeap = (y) => (y in LEAP ? LEAP[y] : y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));\n`);
+  writeFileSync(
+    join(subsOf('leap'), 'padded-bob.js'),
+    `/*\n${'padding '.repeat(32 * 1024)}\n*/\n${'\n'.repeat(5000)}${bob}`,
+  );
+  const table = Array.from(
+    { length: 24_000 },
+    (_, i) => `  ${1600 + i}: ${(1600 + i) % 4 === 0 && ((1600 + i) % 100 !== 0 || (1600 + i) % 400 === 0)},`,
+  ).join('\n');
+  writeFileSync(
+    join(subsOf('leap'), 'table-tim.js'),
+    `const LEAP = {\n${table}\n};\nexport const isLeap = (y) => (y in LEAP ? LEAP[y] : y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));\n`,
+  );
 }
 
 /** One CLI run per rubric, all at once; `place` moves each process into the slow cgroup the moment it exists. */
 async function gradeAll(out: string, place: (pid: number) => void = () => undefined): Promise<number[]> {
   const env = { ...process.env, CI: 'true', HF_TOKEN: '' };
-  return Promise.all(RUBRICS.map((id) => new Promise<number>((resolve, reject) => {
-    const args = [BIN, 'grade', subsOf(id), '--rubric', rubricOf(id), '--out', join(out, id), '--sandbox', 'bwrap', '--no-llm', '--concurrency', '2'];
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    place(child.pid as number);
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(0) : reject(new Error(`grade ${id} exited ${code}: ${err}`))));
-  })));
+  return Promise.all(
+    RUBRICS.map(
+      (id) =>
+        new Promise<number>((resolve, reject) => {
+          const args = [
+            BIN,
+            'grade',
+            subsOf(id),
+            '--rubric',
+            rubricOf(id),
+            '--out',
+            join(out, id),
+            '--sandbox',
+            'bwrap',
+            '--no-llm',
+            '--concurrency',
+            '2',
+          ];
+          const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+          place(child.pid as number);
+          let err = '';
+          child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+          child.on('error', reject);
+          child.on('close', (code) =>
+            code === 0 ? resolve(0) : reject(new Error(`grade ${id} exited ${code}: ${err}`)),
+          );
+        }),
+    ),
+  );
 }
 
 function reports(out: string): Map<string, Report> {
@@ -59,8 +88,13 @@ function reports(out: string): Map<string, Report> {
 
 /** Everything a grade consists of; timings and generation time are the only fields left out. */
 const grade = (r: Report) => ({
-  status: r.status, scores: r.scores, flags: r.flags, evidence: r.evidence.hash,
-  tests: r.tests.map((t) => [t.id, t.status, t.message]), violations: r.sandbox.violations, runs: r.sandbox.runs,
+  status: r.status,
+  scores: r.scores,
+  flags: r.flags,
+  evidence: r.evidence.hash,
+  tests: r.tests.map((t) => [t.id, t.status, t.message]),
+  violations: r.sandbox.violations,
+  runs: r.sandbox.runs,
 });
 
 /** "report field: idle … / slow …" for each field of a grade that differs. */
@@ -120,10 +154,24 @@ describe('determinism: the same grades idle and at a quarter of a core under loa
       for (const [key, report] of [...slow.entries()].filter(([k]) => k.startsWith(`${id}/`))) {
         const found = checkReport(report);
         if (report.status !== 'rejected') {
-          const name = readdirSync(subsOf(id)).find((n) => n === report.submission.id || n.replace(/\.[^.]+$/, '') === report.submission.id) as string;
-          const sub = await readSubmission(join(subsOf(id), name), report.submission.id, rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+          const name = readdirSync(subsOf(id)).find(
+            (n) => n === report.submission.id || n.replace(/\.[^.]+$/, '') === report.submission.id,
+          ) as string;
+          const sub = await readSubmission(
+            join(subsOf(id), name),
+            report.submission.id,
+            rubric.spec.limits,
+            rubric.spec.entry,
+            rubric.spec.language,
+          );
           const again = await gradeDeterministic(sub, rubric, expected, ports);
-          found.push(...compareRerun(report, again).map((d) => (d.field === 'tests' ? { ...d, recomputed: `${d.recomputed} (${again.tests.map((t) => t.message)[0]})` } : d)));
+          found.push(
+            ...compareRerun(report, again).map((d) =>
+              d.field === 'tests'
+                ? { ...d, recomputed: `${d.recomputed} (${again.tests.map((t) => t.message)[0]})` }
+                : d,
+            ),
+          );
         }
         problems.push(...found.map((d) => `${key}: ${d.field}: ${d.report} vs ${d.recomputed}`));
       }

@@ -134,16 +134,20 @@ test('jest.fn', () => { const f = jest.fn((x) => x * 2); f(2); expect(f).toHaveB
       'export after code on its line': 'let n = 0; while (n < 3) n++; export const value = () => n + 4;\n',
       'import.meta only': 'const here = import.meta.url;\nexports.value = () => (here.startsWith("file:") ? 7 : 0);\n',
       'top-level await': 'const n = await Promise.resolve(7);\nexport function value() { return n; }\n',
-      'CommonJS naming the words': '// export import await\nconst s = "export const x = 1";\nmodule.exports = { value: async () => { await null; return s.length - 11; } };\n',
+      'CommonJS naming the words':
+        '// export import await\nconst s = "export const x = 1";\nmodule.exports = { value: async () => { await null; return s.length - 11; } };\n',
     };
     const got: Record<string, Record<string, string>> = {};
-    for (const [name, src] of Object.entries(solutions)) got[name] = statuses(await gradeInline(backend, inlineRubric({ 'f.test.js': test }), { 'solution.js': src }));
+    for (const [name, src] of Object.entries(solutions))
+      got[name] = statuses(await gradeInline(backend, inlineRubric({ 'f.test.js': test }), { 'solution.js': src }));
     expect(got).toEqual(Object.fromEntries(Object.keys(solutions).map((k) => [k, { loads: 'passed' }])));
   });
 
   it('accepts vitest-style imports and reports a solution that fails to load on every test', async () => {
     const spec = `import { describe, it, expect } from 'vitest';\nimport { add } from './solution';\ndescribe('s', () => { it('one', () => expect(add(1, 1)).toBe(2)); it('two', () => expect(add(1, 2)).toBe(3)); });`;
-    const r = await gradeInline(backend, inlineRubric({ 's.test.js': spec }), { 'solution.js': 'export const add = (a, b) => { return a + ;\n' });
+    const r = await gradeInline(backend, inlineRubric({ 's.test.js': spec }), {
+      'solution.js': 'export const add = (a, b) => { return a + ;\n',
+    });
     expect(statuses(r)).toEqual({ 's > one': 'error', 's > two': 'error' });
     expect(r.tests[0]?.message).toMatch(/failed to load.*SyntaxError|SyntaxError/s);
   });

@@ -14,25 +14,49 @@ import type { Report } from '../../src/domain/report.js';
 import { firstBackend, gradeInline, inlineRubric, ROOT } from '../helpers.js';
 
 const DIR = join(ROOT, 'tests', 'agreement');
-const EXERCISES = readdirSync(DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const EXERCISES = readdirSync(DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 const CONCURRENCY = 3;
 
 type JestStatus = 'passed' | 'failed' | 'pending' | 'todo';
-interface Recorded { jest: string; spec: string; results: Record<string, Record<string, JestStatus>>; suiteFailed?: Record<string, string> }
+interface Recorded {
+  jest: string;
+  spec: string;
+  results: Record<string, Record<string, JestStatus>>;
+  suiteFailed?: Record<string, string>;
+}
 
 const ours = (t: Report['tests'][number]): string =>
   t.status === 'passed' ? 'passed' : t.status === 'skipped' ? (t.message === 'todo' ? 'todo' : 'pending') : 'failed';
 
-const recorded = new Map(EXERCISES.map((slug) => [slug, JSON.parse(readFileSync(join(DIR, slug, 'jest-results.json'), 'utf8')) as Recorded]));
-const cases = EXERCISES.flatMap((slug) => Object.keys(recorded.get(slug)?.results ?? {}).map((variant) => ({ slug, variant })));
+const recorded = new Map(
+  EXERCISES.map((slug) => [slug, JSON.parse(readFileSync(join(DIR, slug, 'jest-results.json'), 'utf8')) as Recorded]),
+);
+const cases = EXERCISES.flatMap((slug) =>
+  Object.keys(recorded.get(slug)?.results ?? {}).map((variant) => ({ slug, variant })),
+);
 const graded = new Map<string, Record<string, string>>();
 
-const FAILED_BY_STRICT = ['lists them in order', 'includes both ends', 'has one entry per leap year', 'contains the turn of the millennium', 'calling it twice gives the same answer'];
+const FAILED_BY_STRICT = [
+  'lists them in order',
+  'includes both ends',
+  'has one entry per leap year',
+  'contains the turn of the millennium',
+  'calling it twice gives the same answer',
+];
 const EDGES = 'values made on both sides of the realm boundary';
-const DELIBERATE: Record<string, { why: string; evigrade: (jest: Record<string, string>, reference: Record<string, string>) => Record<string, string> }> = {
+const DELIBERATE: Record<
+  string,
+  { why: string; evigrade: (jest: Record<string, string>, reference: Record<string, string>) => Record<string, string> }
+> = {
   'leap/implicit-global': {
     why: 'student code runs strict (issue 12, class 4): assigning an undeclared variable is a ReferenceError; Jest 30 runs a CommonJS file sloppy (Jest 29 with Babel ran it strict, as we do)',
-    evigrade: (jest) => ({ ...jest, ...Object.fromEntries(FAILED_BY_STRICT.map((t) => [`leap years in a range > ${t}`, 'failed'])) }),
+    evigrade: (jest) => ({
+      ...jest,
+      ...Object.fromEntries(FAILED_BY_STRICT.map((t) => [`leap years in a range > ${t}`, 'failed'])),
+    }),
   },
   // After lockdown, Error.prototype.constructor is ses's shared Error, not the start realm's global Error the test
   // names: `new Error().constructor === Error` is false even for an error the test itself makes (toBeInstanceOf,
@@ -45,7 +69,11 @@ const DELIBERATE: Record<string, { why: string; evigrade: (jest: Record<string, 
   // the last string the tests or expect matched (expected values).
   'realm-edges/old-school': {
     why: 'RegExp legacy statics are absent for student code (they would leak what the tests matched)',
-    evigrade: (jest) => ({ ...jest, [`${EDGES} > constructor is Error`]: 'failed', [`${EDGES} > legacy RegExp statics`]: 'failed' }),
+    evigrade: (jest) => ({
+      ...jest,
+      [`${EDGES} > constructor is Error`]: 'failed',
+      [`${EDGES} > legacy RegExp statics`]: 'failed',
+    }),
   },
   'promises/top-level-await': {
     why: "Node runs top-level await in an ES module and so do we; Babel's CommonJS output cannot, so Jest's suite fails to run",
@@ -55,10 +83,12 @@ const DELIBERATE: Record<string, { why: string; evigrade: (jest: Record<string, 
 
 async function gradeAll(): Promise<void> {
   const backend = await firstBackend();
-  const rubrics = new Map(EXERCISES.map((slug) => {
-    const spec = recorded.get(slug)?.spec ?? '';
-    return [slug, inlineRubric({ [spec]: readFileSync(join(DIR, slug, spec), 'utf8') }, { entry: `./${slug}` })];
-  }));
+  const rubrics = new Map(
+    EXERCISES.map((slug) => {
+      const spec = recorded.get(slug)?.spec ?? '';
+      return [slug, inlineRubric({ [spec]: readFileSync(join(DIR, slug, spec), 'utf8') }, { entry: `./${slug}` })];
+    }),
+  );
   const queue = [...cases];
   const worker = async (): Promise<void> => {
     for (let c = queue.shift(); c; c = queue.shift()) {
@@ -97,7 +127,9 @@ describe.each(EXERCISES)('agreement with real Jest: %s', (slug) => {
 describe('agreement figure', () => {
   it('is 100% of tests and submissions', () => {
     const jestVersions = [...new Set([...recorded.values()].map((r) => r.jest))].join(', ');
-    console.log(`Jest agreement (Jest ${jestVersions}): ${tally.agreed}/${tally.tests} tests, ${tally.exact}/${tally.submissions} submissions exactly (${EXERCISES.length} exercises); ${tally.deliberate} submissions differ as DELIBERATE lists (by design or known)`);
+    console.log(
+      `Jest agreement (Jest ${jestVersions}): ${tally.agreed}/${tally.tests} tests, ${tally.exact}/${tally.submissions} submissions exactly (${EXERCISES.length} exercises); ${tally.deliberate} submissions differ as DELIBERATE lists (by design or known)`,
+    );
     expect(tally.submissions + tally.deliberate).toBe(cases.length);
     expect(tally.deliberate).toBe(Object.keys(DELIBERATE).length);
     expect(cases.length).toBeGreaterThanOrEqual(36);

@@ -35,7 +35,12 @@ function capped(fraction: number): CpuCgroup {
 /** Which of the clock's callbacks fired first, with the job's CPU at that moment. */
 function race(limitMs: number, pid: number): Promise<{ outcome: 'limit' | 'starved'; cpu: number }> {
   return new Promise((resolve) => {
-    const clock = startJobClock(limitMs, () => pid, () => resolve({ outcome: 'limit', cpu: cpuMs(pid) }), () => resolve({ outcome: 'starved', cpu: cpuMs(pid) }));
+    const clock = startJobClock(
+      limitMs,
+      () => pid,
+      () => resolve({ outcome: 'limit', cpu: cpuMs(pid) }),
+      () => resolve({ outcome: 'starved', cpu: cpuMs(pid) }),
+    );
     cleanups.push(() => clock.stop());
   });
 }
@@ -58,9 +63,17 @@ describe('the job clock', () => {
     // The worker needs ~150 ms of CPU (seconds of wall time at a tenth of a core, mostly waiting); then
     // the root sleeps 2 s, as a wrapper does until the grader reaps it. Own time ≈ 2.3 s of a 3 s limit.
     const burn = 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 150000) {}';
-    const c = child(`require('child_process').spawnSync(process.execPath, ['-e', ${JSON.stringify(burn)}]); setTimeout(() => {}, 2000);`, capped(0.1));
+    const c = child(
+      `require('child_process').spawnSync(process.execPath, ['-e', ${JSON.stringify(burn)}]); setTimeout(() => {}, 2000);`,
+      capped(0.1),
+    );
     const outcome = await new Promise<string>((resolve) => {
-      const clock = startJobClock(3000, () => c.pid as number, () => resolve('limit'), () => resolve('starved'));
+      const clock = startJobClock(
+        3000,
+        () => c.pid as number,
+        () => resolve('limit'),
+        () => resolve('starved'),
+      );
       cleanups.push(() => clock.stop());
       c.on('exit', () => {
         clock.stop();
@@ -81,23 +94,37 @@ describe("the harness's per-test timeouts", () => {
   // This test process is moved into a capped cgroup while it grades, so the sandboxed job it spawns
   // (bwrap, unshare: children of the grader) runs at a twentieth of a core. Docker's containers are not
   // its children; the same harness code runs there.
-  it.each(['bwrap', 'unshare'] as const)('count the job\'s own time (%s): an async test needing a fraction of its timeout in CPU passes at 5% of a core; a never-settling promise still times out', async (backend) => {
-    if (!(await isolatingBackends()).find((b) => b.id === backend)?.ok) throw new Error(`${backend} is not available here`);
-    const rubric = inlineRubric({
-      't.test.js': `const { work } = require('./solution');
+  it.each(['bwrap', 'unshare'] as const)(
+    "count the job's own time (%s): an async test needing a fraction of its timeout in CPU passes at 5% of a core; a never-settling promise still times out",
+    async (backend) => {
+      if (!(await isolatingBackends()).find((b) => b.id === backend)?.ok)
+        throw new Error(`${backend} is not available here`);
+      const rubric = inlineRubric(
+        {
+          't.test.js': `const { work } = require('./solution');
 test('computes', async () => { let x = 0; for (let i = 0; i < 10; i++) { x += work(1e7); await new Promise((r) => setImmediate(r)); } expect(x).toBeGreaterThan(0); }, 3000);
 test('never settles', () => new Promise(() => {}), 500);`,
-    }, { limits: { timeout_ms: 60_000 } });
-    const files = { 'solution.js': 'exports.work = (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x + i) % 1000003; return x + 1; };\n' };
-    // Uncapped first: the same verdicts, and the analysis workers are warm before the cap.
-    expect(statuses(await gradeInline(backend, rubric, files))).toEqual({ computes: 'passed', 'never settles': 'timeout' });
-    const cg = capped(0.05);
-    cg.add(process.pid);
-    try {
-      const r = await gradeInline(backend, rubric, files);
-      expect(statuses(r)).toEqual({ computes: 'passed', 'never settles': 'timeout' });
-    } finally {
-      writeFileSync(join(cg.path, '..', 'cgroup.procs'), String(process.pid));
-    }
-  }, 300_000);
+        },
+        { limits: { timeout_ms: 60_000 } },
+      );
+      const files = {
+        'solution.js':
+          'exports.work = (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x + i) % 1000003; return x + 1; };\n',
+      };
+      // Uncapped first: the same verdicts, and the analysis workers are warm before the cap.
+      expect(statuses(await gradeInline(backend, rubric, files))).toEqual({
+        computes: 'passed',
+        'never settles': 'timeout',
+      });
+      const cg = capped(0.05);
+      cg.add(process.pid);
+      try {
+        const r = await gradeInline(backend, rubric, files);
+        expect(statuses(r)).toEqual({ computes: 'passed', 'never settles': 'timeout' });
+      } finally {
+        writeFileSync(join(cg.path, '..', 'cgroup.procs'), String(process.pid));
+      }
+    },
+    300_000,
+  );
 });

@@ -30,11 +30,25 @@ describe('POST /batches with zips', () => {
     const { id } = res.json() as { id: string };
     await finished(batches, id);
     const st = await batches.status(id);
-    expect(st.submissions.map((s) => `${s.id}:${s.status}`)).toEqual(['sean-o-brien-1042:graded', 'zoe-nunez-77:graded']);
+    expect(st.submissions.map((s) => `${s.id}:${s.status}`)).toEqual([
+      'sean-o-brien-1042:graded',
+      'zoe-nunez-77:graded',
+    ]);
     const sean = ReportSchema.parse(await batches.report(id, 'sean-o-brien-1042'));
-    expect(sean.submission.lms).toEqual({ system: 'moodle', userId: '1042', name: "Seán O'Brien", attempt: null, late: null, submittedAt: null, submissionId: null });
+    expect(sean.submission.lms).toEqual({
+      system: 'moodle',
+      userId: '1042',
+      name: "Seán O'Brien",
+      attempt: null,
+      late: null,
+      submittedAt: null,
+      submissionId: null,
+    });
     expect(sean.scores.final).toBe(10);
-    expect(ReportSchema.parse(await batches.report(id, 'zoe-nunez-77')).submission.files.map((f) => f.path)).toEqual(['leap.js', 'lib/year.js']);
+    expect(ReportSchema.parse(await batches.report(id, 'zoe-nunez-77')).submission.files.map((f) => f.path)).toEqual([
+      'leap.js',
+      'lib/year.js',
+    ]);
   });
 
   it('a tar of a Canvas download (./ names) with ?from=auto', async () => {
@@ -44,33 +58,76 @@ describe('POST /batches with zips', () => {
     p.finalize();
     const chunks: Buffer[] = [];
     for await (const c of p) chunks.push(c as Buffer);
-    const res = await a.inject({ method: 'POST', url: '/batches?rubric=leap&from=auto', headers: { ...headers, 'content-type': 'application/x-tar' }, payload: Buffer.concat(chunks) });
+    const res = await a.inject({
+      method: 'POST',
+      url: '/batches?rubric=leap&from=auto',
+      headers: { ...headers, 'content-type': 'application/x-tar' },
+      payload: Buffer.concat(chunks),
+    });
     expect(res.statusCode).toBe(202);
     const { id } = res.json() as { id: string };
     await finished(batches, id);
     const r = ReportSchema.parse(await batches.report(id, 'obriensean-4821'));
-    expect([r.status, r.submission.lms?.late, r.submission.files.map((f) => f.path)]).toEqual(['graded', true, ['leap.js']]);
+    expect([r.status, r.submission.lms?.late, r.submission.files.map((f) => f.path)]).toEqual([
+      'graded',
+      true,
+      ['leap.js'],
+    ]);
   });
 
   it('OpenAPI documents the archive bodies and ?from=', async () => {
     const { a } = await app();
     const post = (await a.inject({ url: '/openapi.json' })).json().paths['/batches'].post;
-    expect([Object.keys(post.requestBody.content), post.parameters.find((p: { name: string }) => p.name === 'from').schema.enum]).toEqual([
-      ['application/json', 'application/x-tar', 'application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed'],
+    expect([
+      Object.keys(post.requestBody.content),
+      post.parameters.find((p: { name: string }) => p.name === 'from').schema.enum,
+    ]).toEqual([
+      [
+        'application/json',
+        'application/x-tar',
+        'application/gzip',
+        'application/x-gzip',
+        'application/zip',
+        'application/x-zip-compressed',
+      ],
       ['canvas', 'moodle', 'blackboard', 'gradescope', 'auto'],
     ]);
   });
 
   it('a plain zip of folders is read like the tar; an escaping entry is refused with 400', async () => {
     const { a, batches } = await app();
-    const res = await a.inject({ method: 'POST', url: '/batches?rubric=leap', headers, payload: await buildZip([{ name: 'alice/leap.js', content: GOOD }, { name: 'bob.js', content: GOOD }]) });
+    const res = await a.inject({
+      method: 'POST',
+      url: '/batches?rubric=leap',
+      headers,
+      payload: await buildZip([
+        { name: 'alice/leap.js', content: GOOD },
+        { name: 'bob.js', content: GOOD },
+      ]),
+    });
     expect(res.statusCode).toBe(202);
     const { id } = res.json() as { id: string };
     await finished(batches, id);
-    expect((await batches.status(id)).submissions.map((s) => `${s.id}:${s.status}`)).toEqual(['alice:graded', 'bob:graded']);
-    const bad = await a.inject({ method: 'POST', url: '/batches?rubric=leap', headers, payload: renameEntry(await buildZip([{ name: 'aa/leap.js', content: GOOD }]), 'aa/leap.js', '../leap.js') });
-    expect([bad.statusCode, bad.json()]).toEqual([400, { error: { code: 'ARCHIVE_INVALID', message: 'archive: invalid relative path: ../leap.js' } }]);
-    const from = await a.inject({ method: 'POST', url: '/batches?rubric=leap&from=sakai', headers, payload: await buildZip([{ name: 'alice/leap.js', content: GOOD }]) });
+    expect((await batches.status(id)).submissions.map((s) => `${s.id}:${s.status}`)).toEqual([
+      'alice:graded',
+      'bob:graded',
+    ]);
+    const bad = await a.inject({
+      method: 'POST',
+      url: '/batches?rubric=leap',
+      headers,
+      payload: renameEntry(await buildZip([{ name: 'aa/leap.js', content: GOOD }]), 'aa/leap.js', '../leap.js'),
+    });
+    expect([bad.statusCode, bad.json()]).toEqual([
+      400,
+      { error: { code: 'ARCHIVE_INVALID', message: 'archive: invalid relative path: ../leap.js' } },
+    ]);
+    const from = await a.inject({
+      method: 'POST',
+      url: '/batches?rubric=leap&from=sakai',
+      headers,
+      payload: await buildZip([{ name: 'alice/leap.js', content: GOOD }]),
+    });
     expect([from.statusCode, from.json().error.code]).toEqual([400, 'BODY_INVALID']);
   });
 });

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
 import { collectExpected } from '../../src/pipeline.js';
-import { analysisPool, firstBackend, gradeLocally, inlineRubric, inlineSubmission, ROOT, sandboxFor } from '../helpers.js';
+import {
+  analysisPool,
+  firstBackend,
+  gradeLocally,
+  inlineRubric,
+  inlineSubmission,
+  ROOT,
+  sandboxFor,
+} from '../helpers.js';
 
 const CORPUS = join(ROOT, 'tests', 'python-agreement');
 interface Recorded {
@@ -19,7 +27,14 @@ const exercises = [...new Set(Object.keys(expected).map((k) => k.split('/')[0] a
 /** As record.py writes messages: the submission's directory as <dir>, memory addresses as 0x…. */
 const normalise = (s: string): string => s.replaceAll('/job/sub', '<dir>').replace(/0x[0-9a-fA-F]+/g, '0x…');
 /** A collection error as the recorder words it: its last "E   " line. */
-const lastELine = (s: string): string => s.split('\n').filter((l) => l.startsWith('E   ')).map((l) => l.slice(4).trim()).at(-1) ?? s.trim().split('\n').at(-1) ?? '';
+const lastELine = (s: string): string =>
+  s
+    .split('\n')
+    .filter((l) => l.startsWith('E   '))
+    .map((l) => l.slice(4).trim())
+    .at(-1) ??
+  s.trim().split('\n').at(-1) ??
+  '';
 
 const tally = { tests: 0, agreeing: 0, submissions: 0, agreeingSubmissions: 0 };
 
@@ -31,7 +46,10 @@ function differences(report: Report, rec: Recorded): string[] {
     const file = t.name.split('::')[0] as string;
     if (broken.has(file)) {
       const ok = t.status === 'error' && normalise(lastELine(t.message)) === broken.get(file);
-      if (!ok) out.push(`${t.name}: ${t.status} "${normalise(lastELine(t.message))}" vs collection error "${broken.get(file)}"`);
+      if (!ok)
+        out.push(
+          `${t.name}: ${t.status} "${normalise(lastELine(t.message))}" vs collection error "${broken.get(file)}"`,
+        );
       continue;
     }
     const want = rec.tests[t.name];
@@ -39,39 +57,68 @@ function differences(report: Report, rec: Recorded): string[] {
       out.push(`${t.name}: not in pytest's record`);
       continue;
     }
-    if (t.status !== want.outcome || normalise(t.message) !== want.message) out.push(`${t.name}: ${t.status} "${normalise(t.message)}" vs pytest ${want.outcome} "${want.message}"`);
+    if (t.status !== want.outcome || normalise(t.message) !== want.message)
+      out.push(`${t.name}: ${t.status} "${normalise(t.message)}" vs pytest ${want.outcome} "${want.message}"`);
   }
-  for (const name of Object.keys(rec.tests)) if (!report.tests.some((t) => t.name === name)) out.push(`${name}: pytest ran it, Evigrade did not`);
+  for (const name of Object.keys(rec.tests))
+    if (!report.tests.some((t) => t.name === name)) out.push(`${name}: pytest ran it, Evigrade did not`);
   return out;
 }
 
 afterAll(() => {
-  console.log(`Python agreement with pytest 7.2.1: ${tally.agreeing}/${tally.tests} tests, ${tally.agreeingSubmissions}/${tally.submissions} submissions exactly (${exercises.length} exercises)`);
+  console.log(
+    `Python agreement with pytest 7.2.1: ${tally.agreeing}/${tally.tests} tests, ${tally.agreeingSubmissions}/${tally.submissions} submissions exactly (${exercises.length} exercises)`,
+  );
 });
 
 describe.each(exercises)('agreement with real pytest: %s', (exercise) => {
   const dir = join(CORPUS, exercise);
-  const testFiles = readdirSync(dir).filter((f) => f.endsWith('.py')).sort();
+  const testFiles = readdirSync(dir)
+    .filter((f) => f.endsWith('.py'))
+    .sort();
   const variants = readdirSync(join(dir, 'solutions')).sort();
-  const module = (readdirSync(join(dir, 'solutions', 'reference')).find((f) => f.endsWith('.py')) as string).replace(/\.py$/, '');
-  const rubric = inlineRubric(Object.fromEntries(testFiles.map((f) => [f, readFileSync(join(dir, f), 'utf8')])), { language: 'python', entry: `./${module}`, limits: { timeout_ms: 30_000, test_timeout_ms: 5000 } });
+  const module = (readdirSync(join(dir, 'solutions', 'reference')).find((f) => f.endsWith('.py')) as string).replace(
+    /\.py$/,
+    '',
+  );
+  const rubric = inlineRubric(Object.fromEntries(testFiles.map((f) => [f, readFileSync(join(dir, f), 'utf8')])), {
+    language: 'python',
+    entry: `./${module}`,
+    limits: { timeout_ms: 30_000, test_timeout_ms: 5000 },
+  });
   let collected: Awaited<ReturnType<typeof collectExpected>> | null = null;
 
-  it.each(variants)('%s', async (variant) => {
-    const sandbox = await sandboxFor(await firstBackend());
-    collected ??= await collectExpected(rubric, sandbox);
-    const sdir = join(dir, 'solutions', variant);
-    const files = Object.fromEntries(readdirSync(sdir).map((f) => [f, readFileSync(join(sdir, f), 'utf8')]));
-    const report = await gradeLocally(inlineSubmission(files, variant), rubric, collected, { sandbox, analysis: analysisPool(), now: () => new Date(0), tools: {}, maxResumes: 2 });
-    const diff = differences(report, expected[`${exercise}/${variant}`] as Recorded);
-    tally.tests += report.tests.length;
-    tally.agreeing += report.tests.filter((t) => !diff.some((d) => d.startsWith(`${t.name}: `))).length;
-    tally.submissions += 1;
-    tally.agreeingSubmissions += diff.length === 0 ? 1 : 0;
-    expect(diff).toEqual([]);
-    // Style and complexity are measured (ruff, tree-sitter) for every variant; the one that does not parse
-    // scores 0 on complexity, and its parse error is a style finding. (Before Python analysis both were unmeasured.)
-    const analysis = (report.scores.unmeasured ?? []).filter((u) => u.criterion === 'style' || u.criterion === 'complexity');
-    expect(analysis).toEqual(variant === 'syntax_error' ? [{ criterion: 'complexity', reason: `scored 0: ${module}.py does not parse` }] : []);
-  }, 180_000);
+  it.each(variants)(
+    '%s',
+    async (variant) => {
+      const sandbox = await sandboxFor(await firstBackend());
+      collected ??= await collectExpected(rubric, sandbox);
+      const sdir = join(dir, 'solutions', variant);
+      const files = Object.fromEntries(readdirSync(sdir).map((f) => [f, readFileSync(join(sdir, f), 'utf8')]));
+      const report = await gradeLocally(inlineSubmission(files, variant), rubric, collected, {
+        sandbox,
+        analysis: analysisPool(),
+        now: () => new Date(0),
+        tools: {},
+        maxResumes: 2,
+      });
+      const diff = differences(report, expected[`${exercise}/${variant}`] as Recorded);
+      tally.tests += report.tests.length;
+      tally.agreeing += report.tests.filter((t) => !diff.some((d) => d.startsWith(`${t.name}: `))).length;
+      tally.submissions += 1;
+      tally.agreeingSubmissions += diff.length === 0 ? 1 : 0;
+      expect(diff).toEqual([]);
+      // Style and complexity are measured (ruff, tree-sitter) for every variant; the one that does not parse
+      // scores 0 on complexity, and its parse error is a style finding. (Before Python analysis both were unmeasured.)
+      const analysis = (report.scores.unmeasured ?? []).filter(
+        (u) => u.criterion === 'style' || u.criterion === 'complexity',
+      );
+      expect(analysis).toEqual(
+        variant === 'syntax_error'
+          ? [{ criterion: 'complexity', reason: `scored 0: ${module}.py does not parse` }]
+          : [],
+      );
+    },
+    180_000,
+  );
 });

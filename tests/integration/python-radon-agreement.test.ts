@@ -10,7 +10,24 @@ import { parsePython, preparePythonParser } from '../../src/adapters/analysis/py
 import { measurePython } from '../../src/stages/python-metrics.js';
 import { ROOT } from '../helpers.js';
 
-const STDLIB = ['textwrap.py', 'argparse.py', 'difflib.py', 'fractions.py', 'json/decoder.py', 'json/encoder.py', 'dataclasses.py', 'tokenize.py', 'shlex.py', 'heapq.py', 'bisect.py', 'calendar.py', 'ipaddress.py', 'statistics.py', 'string.py', 'configparser.py'].map((f) => `/usr/lib/python3.11/${f}`);
+const STDLIB = [
+  'textwrap.py',
+  'argparse.py',
+  'difflib.py',
+  'fractions.py',
+  'json/decoder.py',
+  'json/encoder.py',
+  'dataclasses.py',
+  'tokenize.py',
+  'shlex.py',
+  'heapq.py',
+  'bisect.py',
+  'calendar.py',
+  'ipaddress.py',
+  'statistics.py',
+  'string.py',
+  'configparser.py',
+].map((f) => `/usr/lib/python3.11/${f}`);
 
 function pyFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -22,7 +39,12 @@ function pyFiles(dir: string): string[] {
 type Row = [name: string, line: number, complexity: number];
 
 function agreement(files: string[]): { rows: number; differing: string[] } {
-  const radon = JSON.parse(execFileSync('/usr/bin/python3', [join(ROOT, 'tests', 'fixtures', 'python-radon-reference.py'), ...files], { encoding: 'utf8', maxBuffer: 64 << 20 })) as Record<string, Row[]>;
+  const radon = JSON.parse(
+    execFileSync('/usr/bin/python3', [join(ROOT, 'tests', 'fixtures', 'python-radon-reference.py'), ...files], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    }),
+  ) as Record<string, Row[]>;
   const differing: string[] = [];
   let rows = 0;
   for (const file of files) {
@@ -45,7 +67,11 @@ beforeAll(async () => {
 
 describe('Python cyclomatic complexity agrees with radon', () => {
   it('on the agreement corpus and the bank-account samples', () => {
-    const files = [...pyFiles(join(ROOT, 'tests', 'python-agreement')), ...pyFiles(join(ROOT, 'submissions', 'bank-account')), ...pyFiles(join(ROOT, 'rubrics', 'bank-account'))];
+    const files = [
+      ...pyFiles(join(ROOT, 'tests', 'python-agreement')),
+      ...pyFiles(join(ROOT, 'submissions', 'bank-account')),
+      ...pyFiles(join(ROOT, 'rubrics', 'bank-account')),
+    ];
     const r = agreement(files);
     expect(r.differing).toEqual([]);
     expect(r.rows).toBe(441);

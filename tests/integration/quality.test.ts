@@ -7,7 +7,10 @@ import { checkReport } from '../../src/report/verify.js';
 import { finalize } from '../../src/stages/judgement.js';
 import { firstBackend, gradeInline, inlineRubric } from '../helpers.js';
 
-const TESTS = { 't.test.js': "const { f } = require('./solution');\ntest('one', () => expect(f(1)).toBe(2));\ntest('two', () => expect(f(2)).toBe(4));\n" };
+const TESTS = {
+  't.test.js':
+    "const { f } = require('./solution');\ntest('one', () => expect(f(1)).toBe(2));\ntest('two', () => expect(f(2)).toBe(4));\n",
+};
 const HALF = 'const f = (x) => (x === 1 ? 2 : 5);\nmodule.exports = { f };\n';
 let backend: ProcessBackendId;
 beforeAll(async () => {
@@ -29,7 +32,13 @@ describe('quality follows function (default: scaled)', () => {
 
   it('half the tests passed: half the quality credit; gated gives all of it; independent ignores the tests', async () => {
     const scaled = await gradeInline(backend, inlineRubric(TESTS), { 'solution.js': HALF });
-    expect(scaled.scores.deterministic).toEqual({ correctness: 5, edge_cases: null, style: 5, complexity: 5, total: 5 });
+    expect(scaled.scores.deterministic).toEqual({
+      correctness: 5,
+      edge_cases: null,
+      style: 5,
+      complexity: 5,
+      total: 5,
+    });
     const gated = await gradeInline(backend, inlineRubric(TESTS, { quality: 'gated' }), { 'solution.js': HALF });
     expect(gated.scores.deterministic).toMatchObject({ style: 10, complexity: 10 });
     expect(gated.rubric.quality).toBe('gated');
@@ -38,7 +47,7 @@ describe('quality follows function (default: scaled)', () => {
     for (const r of [scaled, gated, none]) expect(checkReport(r)).toEqual([]);
   });
 
-  it('verify recomputes with the report\'s policy: a changed policy or raised credit is named', async () => {
+  it("verify recomputes with the report's policy: a changed policy or raised credit is named", async () => {
     const r = await gradeInline(backend, inlineRubric(TESTS), { 'solution.js': HALF });
     const policy = structuredClone(r);
     policy.rubric.quality = 'independent';
@@ -54,12 +63,28 @@ describe('quality follows function (default: scaled)', () => {
 });
 
 describe('quality policy and the judge', () => {
-  it('the judge\'s style and complexity are credited by the same factor: an honest 10 for clean code is not out of bounds, and the blend does not give back what the policy took', async () => {
+  it("the judge's style and complexity are credited by the same factor: an honest 10 for clean code is not out of bounds, and the blend does not give back what the policy took", async () => {
     const r = await gradeInline(backend, inlineRubric(TESTS), { 'solution.js': HALF });
     const { judge: _j, scores, ...rest } = r;
-    const det = { ...rest, scores: { deterministic: scores.deterministic, unmeasured: scores.unmeasured ?? [], quality: scores.quality } };
-    const output = { scores: { correctness: 5, edge_cases: null, style: 10, complexity: 10 }, claims: [], summary: 'ok' } as unknown as JudgeOutput;
-    const j = { status: 'answered' as const, reason: 'ok', model: 'm', cached: false, attempts: [], output, priceIn: 0, priceOut: 0 };
+    const det = {
+      ...rest,
+      scores: { deterministic: scores.deterministic, unmeasured: scores.unmeasured ?? [], quality: scores.quality },
+    };
+    const output = {
+      scores: { correctness: 5, edge_cases: null, style: 10, complexity: 10 },
+      claims: [],
+      summary: 'ok',
+    } as unknown as JudgeOutput;
+    const j = {
+      status: 'answered' as const,
+      reason: 'ok',
+      model: 'm',
+      cached: false,
+      attempts: [],
+      output,
+      priceIn: 0,
+      priceOut: 0,
+    };
     const out = finalize(det, j, inlineRubric(TESTS));
     expect(out.flags.filter((f) => f.code.startsWith('judge.'))).toEqual([]);
     expect(out.scores.llm).toMatchObject({ style: 5, complexity: 5 });

@@ -29,10 +29,17 @@ const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
 const MAX_DIFF = 0.0001;
 const WIDTHS = [1400, 800] as const;
 /** The pages compared pixel for pixel (down to the end of the source): inline evidence of every kind (JavaScript), and a Python file. */
-const SHOTS: [batch: string, id: string][] = [['leap', 'fake-pass-erin'], ['bank-account', 'partial-ben']];
+const SHOTS: [batch: string, id: string][] = [
+  ['leap', 'fake-pass-erin'],
+  ['bank-account', 'partial-ben'],
+];
 
 const cli = (args: string[]) =>
-  new Promise<number>((resolve) => execFile(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), ...args], (e) => resolve(e ? ((e as { code?: number }).code ?? 1) : 0)));
+  new Promise<number>((resolve) =>
+    execFile(process.execPath, [join(ROOT, 'bin', 'evigrade.js'), ...args], (e) =>
+      resolve(e ? ((e as { code?: number }).code ?? 1) : 0),
+    ),
+  );
 
 /** Everything measured on one page, in the browser: see each field's comment. */
 interface Layout {
@@ -49,9 +56,11 @@ interface Layout {
 async function measure(page: Page): Promise<Layout> {
   return page.evaluate(() => {
     const W = document.documentElement.clientWidth;
-    const visible = (e: Element) => (e as HTMLElement).offsetParent !== null || getComputedStyle(e).position === 'fixed';
+    const visible = (e: Element) =>
+      (e as HTMLElement).offsetParent !== null || getComputedStyle(e).position === 'fixed';
     const scroller = (e: Element) => e.matches('.src, pre');
-    const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}: ${(e.textContent ?? '').slice(0, 40)}`;
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}: ${(e.textContent ?? '').slice(0, 40)}`;
     const outside: string[] = [];
     const scrolling: string[] = [];
     for (const e of Array.from(document.querySelectorAll('body *'))) {
@@ -59,10 +68,12 @@ async function measure(page: Page): Promise<Layout> {
       if (!visible(e) || (box && box !== e)) continue;
       if (e.getBoundingClientRect().right > W + 0.5) outside.push(name(e));
       const ox = getComputedStyle(e).overflowX;
-      if (!scroller(e) && (ox === 'auto' || ox === 'scroll') && e.scrollWidth > e.clientWidth + 1) scrolling.push(name(e));
+      if (!scroller(e) && (ox === 'auto' || ox === 'scroll') && e.scrollWidth > e.clientWidth + 1)
+        scrolling.push(name(e));
     }
     const brokenWords: string[] = [];
-    const words = 'code:not(.hash), a.ev, a.loc, .flag-code, .rule, .test-name, th, h3, dt, table:not(.files) td:first-child, .ln';
+    const words =
+      'code:not(.hash), a.ev, a.loc, .flag-code, .rule, .test-name, th, h3, dt, table:not(.files) td:first-child, .ln';
     for (const e of Array.from(document.querySelectorAll(words))) {
       if (!visible(e)) continue;
       const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
@@ -72,7 +83,11 @@ async function measure(page: Page): Promise<Layout> {
           const r = document.createRange();
           r.setStart(t, m.index ?? 0);
           r.setEnd(t, (m.index ?? 0) + m[0].length);
-          const tops = new Set(Array.from(r.getClientRects()).filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+          const tops = new Set(
+            Array.from(r.getClientRects())
+              .filter((x) => x.width > 0)
+              .map((x) => Math.round(x.top)),
+          );
           if (tops.size > 1) brokenWords.push(`${m[0]} in ${name(e)}`);
         }
       }
@@ -89,7 +104,8 @@ async function links(page: Page) {
     const unresolved: string[] = [];
     for (const a of Array.from(sec.querySelectorAll('a[href^="#/s/"]'))) {
       const suffix = /^#\/s\/[^/]*\/([A-Za-z0-9]+)$/.exec(a.getAttribute('href') ?? '')?.[1];
-      if (suffix && !a.classList.contains('missing') && !document.getElementById(`${idx}-${suffix}`)) unresolved.push(a.getAttribute('href') ?? '');
+      if (suffix && !a.classList.contains('missing') && !document.getElementById(`${idx}-${suffix}`))
+        unresolved.push(a.getAttribute('href') ?? '');
     }
     // Each note on a line links to its evidence row; each such row (with a location) links back to that line.
     const noBackLink: string[] = [];
@@ -100,8 +116,16 @@ async function links(page: Page) {
       const back = row ? Array.from(row.querySelectorAll('a.loc')).map((a) => a.getAttribute('href') ?? '') : [];
       if (!back.some((h) => h.endsWith(`/${line.id.slice(idx.length + 1)}`))) noBackLink.push(`${eid} on ${line.id}`);
     }
-    const severities = Array.from(sec.querySelectorAll('[data-part="flags"] tr[data-severity]')).map((r) => r.getAttribute('data-severity'));
-    return { unresolved, noBackLink, notes: sec.querySelectorAll('.src .note').length, severities, text: sec.innerText };
+    const severities = Array.from(sec.querySelectorAll('[data-part="flags"] tr[data-severity]')).map((r) =>
+      r.getAttribute('data-severity'),
+    );
+    return {
+      unresolved,
+      noBackLink,
+      notes: sec.querySelectorAll('.src .note').length,
+      severities,
+      text: sec.innerText,
+    };
   });
 }
 
@@ -126,104 +150,157 @@ function compare(actual: Buffer, ref: string, name: string): { diff: number; siz
   return { diff: n / (a.width * a.height), sizes };
 }
 
-describe.skipIf(!have && !mustRun)(`report.html layout in Chromium${have ? '' : ' (skipped: /usr/bin/chromium not installed)'}`, () => {
-  let browser: Browser;
-  const dir = mkdtempSync(join(tmpdir(), 'evigrade-page-'));
-  const batches = ['leap', 'bank-account'];
-  const ids = (b: string) => JSON.parse(readFileSync(join(FIXTURES, b, 'summary.json'), 'utf8')).submissions.map((s: { id: string }) => s.id) as string[];
+describe.skipIf(!have && !mustRun)(
+  `report.html layout in Chromium${have ? '' : ' (skipped: /usr/bin/chromium not installed)'}`,
+  () => {
+    let browser: Browser;
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-page-'));
+    const batches = ['leap', 'bank-account'];
+    const ids = (b: string) =>
+      JSON.parse(readFileSync(join(FIXTURES, b, 'summary.json'), 'utf8')).submissions.map(
+        (s: { id: string }) => s.id,
+      ) as string[];
 
-  beforeAll(async () => {
-    mkdirSync(OUT, { recursive: true });
-    for (const b of batches) {
-      cpSync(join(FIXTURES, b), join(dir, b), { recursive: true });
-      expect(await cli(['report', join(dir, b)])).toBe(0);
-    }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--font-render-hinting=none', '--hide-scrollbars'],
-    });
-  });
-  afterAll(async () => { await browser?.close(); });
-
-  it("prints the shown student's page alone: no navigation or overview, code wrapped instead of cut, nothing past the page", async () => {
-    const page = await browser.newPage({ viewport: { width: 800, height: 900 }, deviceScaleFactor: 1 });
-    try {
-      await page.goto(`${pathToFileURL(join(dir, 'leap', 'report.html')).href}#/s/fake-pass-erin`);
-      await page.waitForSelector('section.submission[data-id="fake-pass-erin"]:not([hidden])');
-      await page.emulateMedia({ media: 'print' });
-      const printed = await page.evaluate(() => {
-        const shown = (sel: string) => Array.from(document.querySelectorAll(sel)).filter((e) => (e as HTMLElement).offsetParent !== null).length;
-        const src = document.querySelector('section.submission:not([hidden]) .src') as HTMLElement;
-        return {
-          sections: shown('section'), overview: shown('#overview'), buttons: shown('.no-print'), meta: shown('header .meta'),
-          codeBoxScrolls: src.scrollWidth > src.clientWidth + 1, pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        };
+    beforeAll(async () => {
+      mkdirSync(OUT, { recursive: true });
+      for (const b of batches) {
+        cpSync(join(FIXTURES, b), join(dir, b), { recursive: true });
+        expect(await cli(['report', join(dir, b)])).toBe(0);
+      }
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--font-render-hinting=none',
+          '--hide-scrollbars',
+        ],
       });
-      expect(printed).toEqual({ sections: 1, overview: 0, buttons: 0, meta: 0, codeBoxScrolls: false, pageOverflow: 0 });
-      const pdf = await page.pdf({ format: 'A4' });
-      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    } finally {
-      await page.close();
-    }
-  });
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
 
-  for (const width of WIDTHS) {
-    it(`at ${width} px: nothing wider than the window, no word broken, evidence linked both ways, flags by severity, no hidden test path`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
-      const problems: string[] = [];
-      page.on('pageerror', (e) => problems.push(e.message));
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    it("prints the shown student's page alone: no navigation or overview, code wrapped instead of cut, nothing past the page", async () => {
+      const page = await browser.newPage({ viewport: { width: 800, height: 900 }, deviceScaleFactor: 1 });
       try {
-        for (const b of batches) {
-          const url = pathToFileURL(join(dir, b, 'report.html')).href;
-          await page.goto(url);
-          await page.waitForSelector('#submissions tr[data-id]');
-          expect({ batch: b, ...(await measure(page)) }).toEqual({ batch: b, pageOverflow: 0, outside: [], scrolling: [], brokenWords: [] });
-          for (const id of ids(b)) {
-            await page.goto(`${url}#/s/${encodeURIComponent(id)}`);
-            await page.waitForSelector(`section.submission[data-id="${id}"]:not([hidden])`);
-            expect({ id, ...(await measure(page)) }).toEqual({ id, pageOverflow: 0, outside: [], scrolling: [], brokenWords: [] });
-            const l = await links(page);
-            expect({ id, unresolved: l.unresolved, noBackLink: l.noBackLink }).toEqual({ id, unresolved: [], noBackLink: [] });
-            const rank = l.severities.map((s) => ['critical', 'warning', 'info'].indexOf(s ?? ''));
-            expect(rank).toEqual([...rank].sort((x, y) => x - y));
-            expect(l.text).not.toMatch(/\/job\/|_test\.py:\d|\.spec\.js:\d|file:\/\//);
-            if (id === 'fake-pass-erin') {
-              expect(l.severities).toEqual(['critical', 'critical', 'warning', 'warning', 'warning']);
-              expect(l.notes).toBeGreaterThan(5);
+        await page.goto(`${pathToFileURL(join(dir, 'leap', 'report.html')).href}#/s/fake-pass-erin`);
+        await page.waitForSelector('section.submission[data-id="fake-pass-erin"]:not([hidden])');
+        await page.emulateMedia({ media: 'print' });
+        const printed = await page.evaluate(() => {
+          const shown = (sel: string) =>
+            Array.from(document.querySelectorAll(sel)).filter((e) => (e as HTMLElement).offsetParent !== null).length;
+          const src = document.querySelector('section.submission:not([hidden]) .src') as HTMLElement;
+          return {
+            sections: shown('section'),
+            overview: shown('#overview'),
+            buttons: shown('.no-print'),
+            meta: shown('header .meta'),
+            codeBoxScrolls: src.scrollWidth > src.clientWidth + 1,
+            pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          };
+        });
+        expect(printed).toEqual({
+          sections: 1,
+          overview: 0,
+          buttons: 0,
+          meta: 0,
+          codeBoxScrolls: false,
+          pageOverflow: 0,
+        });
+        const pdf = await page.pdf({ format: 'A4' });
+        expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      } finally {
+        await page.close();
+      }
+    });
+
+    for (const width of WIDTHS) {
+      it(`at ${width} px: nothing wider than the window, no word broken, evidence linked both ways, flags by severity, no hidden test path`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+        const problems: string[] = [];
+        page.on('pageerror', (e) => problems.push(e.message));
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        try {
+          for (const b of batches) {
+            const url = pathToFileURL(join(dir, b, 'report.html')).href;
+            await page.goto(url);
+            await page.waitForSelector('#submissions tr[data-id]');
+            expect({ batch: b, ...(await measure(page)) }).toEqual({
+              batch: b,
+              pageOverflow: 0,
+              outside: [],
+              scrolling: [],
+              brokenWords: [],
+            });
+            for (const id of ids(b)) {
+              await page.goto(`${url}#/s/${encodeURIComponent(id)}`);
+              await page.waitForSelector(`section.submission[data-id="${id}"]:not([hidden])`);
+              expect({ id, ...(await measure(page)) }).toEqual({
+                id,
+                pageOverflow: 0,
+                outside: [],
+                scrolling: [],
+                brokenWords: [],
+              });
+              const l = await links(page);
+              expect({ id, unresolved: l.unresolved, noBackLink: l.noBackLink }).toEqual({
+                id,
+                unresolved: [],
+                noBackLink: [],
+              });
+              const rank = l.severities.map((s) => ['critical', 'warning', 'info'].indexOf(s ?? ''));
+              expect(rank).toEqual([...rank].sort((x, y) => x - y));
+              expect(l.text).not.toMatch(/\/job\/|_test\.py:\d|\.spec\.js:\d|file:\/\//);
+              if (id === 'fake-pass-erin') {
+                expect(l.severities).toEqual(['critical', 'critical', 'warning', 'warning', 'warning']);
+                expect(l.notes).toBeGreaterThan(5);
+              }
+              if (b === 'bank-account') expect(l.text).toContain('Policy findings: not measured');
+              expect(l.text).not.toContain('Policy findings (0)\nNone.');
             }
-            if (b === 'bank-account') expect(l.text).toContain('Policy findings: not measured');
-            expect(l.text).not.toContain('Policy findings (0)\nNone.');
           }
+          expect(problems).toEqual([]);
+        } finally {
+          await page.close();
         }
-        expect(problems).toEqual([]);
-      } finally {
-        await page.close();
-      }
-    });
+      });
 
-    it(`at ${width} px: each compared submission page matches its reference screenshot`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
-      try {
-        const results = [];
-        for (const [b, id] of SHOTS) {
-          await page.goto(`${pathToFileURL(join(dir, b, 'report.html')).href}#/s/${encodeURIComponent(id)}`);
-          const sec = page.locator(`section.submission[data-id="${id}"]`);
-          await sec.waitFor({ state: 'visible' });
-          // From the page's top to the end of the source: summary, flags, scores and the code with its evidence.
-          const clip = await sec.evaluate((e) => {
-            const top = e.getBoundingClientRect().top + window.scrollY;
-            const src = e.querySelector('[data-part="source"]') as HTMLElement;
-            return { x: 0, y: Math.floor(top), width: document.documentElement.clientWidth, height: Math.ceil(src.getBoundingClientRect().bottom + window.scrollY - top) };
-          });
-          const shot = await page.screenshot({ clip, fullPage: true, animations: 'disabled', caret: 'hide' });
-          const { diff, sizes } = compare(shot, join(REFS, `${id}-${width}.png`), `report-page-${id}-${width}`);
-          results.push({ id, within: diff <= MAX_DIFF, sizes, diff: Math.round(diff * 1e5) / 1e5 });
+      it(`at ${width} px: each compared submission page matches its reference screenshot`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+        try {
+          const results = [];
+          for (const [b, id] of SHOTS) {
+            await page.goto(`${pathToFileURL(join(dir, b, 'report.html')).href}#/s/${encodeURIComponent(id)}`);
+            const sec = page.locator(`section.submission[data-id="${id}"]`);
+            await sec.waitFor({ state: 'visible' });
+            // From the page's top to the end of the source: summary, flags, scores and the code with its evidence.
+            const clip = await sec.evaluate((e) => {
+              const top = e.getBoundingClientRect().top + window.scrollY;
+              const src = e.querySelector('[data-part="source"]') as HTMLElement;
+              return {
+                x: 0,
+                y: Math.floor(top),
+                width: document.documentElement.clientWidth,
+                height: Math.ceil(src.getBoundingClientRect().bottom + window.scrollY - top),
+              };
+            });
+            const shot = await page.screenshot({ clip, fullPage: true, animations: 'disabled', caret: 'hide' });
+            const { diff, sizes } = compare(shot, join(REFS, `${id}-${width}.png`), `report-page-${id}-${width}`);
+            results.push({ id, within: diff <= MAX_DIFF, sizes, diff: Math.round(diff * 1e5) / 1e5 });
+          }
+          expect(results.filter((r) => !r.within)).toEqual([]);
+        } finally {
+          await page.close();
         }
-        expect(results.filter((r) => !r.within)).toEqual([]);
-      } finally {
-        await page.close();
-      }
-    });
-  }
-});
+      });
+    }
+  },
+);

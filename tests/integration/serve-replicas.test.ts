@@ -11,7 +11,16 @@ import { openSql } from '../../src/adapters/store/sql.js';
 import { ReportSchema } from '../../src/domain/report.js';
 import { startPostgres, type PostgresServer } from '../fakes/postgres.js';
 import { startRedis, type RedisServer } from '../fakes/redis.js';
-import { doneJobs, kill, killStragglers, slowLeap, spawnEvigrade, spawnWorker, testQueueSettings, type Proc } from '../fakes/worker-proc.js';
+import {
+  doneJobs,
+  kill,
+  killStragglers,
+  slowLeap,
+  spawnEvigrade,
+  spawnWorker,
+  testQueueSettings,
+  type Proc,
+} from '../fakes/worker-proc.js';
 import { firstBackend, ROOT } from '../helpers.js';
 
 const KEY = 'replica-key-0123456789abcdef';
@@ -32,10 +41,17 @@ afterAll(async () => {
   await pgServer?.stop();
 });
 
-interface SseEvent { event: string; data: Record<string, unknown> }
+interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
 
 /** Follows a batch's server-sent events; `until` resolves when an event matching arrives (or has). */
-function follow(url: string): { events: SseEvent[]; until: (pred: (e: SseEvent) => boolean) => Promise<SseEvent>; ended: Promise<void> } {
+function follow(url: string): {
+  events: SseEvent[];
+  until: (pred: (e: SseEvent) => boolean) => Promise<SseEvent>;
+  ended: Promise<void>;
+} {
   const events: SseEvent[] = [];
   const waiters: { pred: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
   const ended = (async () => {
@@ -59,7 +75,8 @@ function follow(url: string): { events: SseEvent[]; until: (pred: (e: SseEvent) 
     }
   })();
   return {
-    events, ended,
+    events,
+    ended,
     until: (pred) => {
       const seen = events.find(pred);
       return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ pred, resolve }));
@@ -82,13 +99,40 @@ describe('serve replicas', () => {
     cpSync(join(ROOT, 'rubrics', 'leap'), join(rubrics, 'leap'), { recursive: true });
     const workers = [spawnWorker(queue, backend), spawnWorker(queue, backend)];
     await Promise.all(workers.map((w) => w.until((l) => l.msg === 'worker ready')));
-    const replica = (): Proc => spawnEvigrade(['serve', '--port', '0', '--rubrics', rubrics, '--data', mkdtempSync(join(tmpdir(), 'evigrade-rep-data-')),
-      '--queue', queue.url, '--db', db, '--config', config, '--no-llm'], { EVIGRADE_API_KEYS: KEY });
+    const replica = (): Proc =>
+      spawnEvigrade(
+        [
+          'serve',
+          '--port',
+          '0',
+          '--rubrics',
+          rubrics,
+          '--data',
+          mkdtempSync(join(tmpdir(), 'evigrade-rep-data-')),
+          '--queue',
+          queue.url,
+          '--db',
+          db,
+          '--config',
+          config,
+          '--no-llm',
+        ],
+        { EVIGRADE_API_KEYS: KEY },
+      );
     const [a, b] = [replica(), replica()];
     try {
-      const [portA, portB] = (await Promise.all([a, b].map((p) => p.until((l) => l.msg === 'listening')))).map((l) => l.port as number);
-      const submissions = Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, files: { 'leap.js': `// ${i}\n${slowLeap(700)}` } }));
-      const created = await fetch(`http://127.0.0.1:${portA}/batches`, { method: 'POST', headers, body: JSON.stringify({ rubric: 'leap', submissions }) });
+      const [portA, portB] = (await Promise.all([a, b].map((p) => p.until((l) => l.msg === 'listening')))).map(
+        (l) => l.port as number,
+      );
+      const submissions = Array.from({ length: 6 }, (_, i) => ({
+        id: `s${i}`,
+        files: { 'leap.js': `// ${i}\n${slowLeap(700)}` },
+      }));
+      const created = await fetch(`http://127.0.0.1:${portA}/batches`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ rubric: 'leap', submissions }),
+      });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
 
@@ -107,10 +151,15 @@ describe('serve replicas', () => {
       expect([sse.events[0]?.event, new Set(heard).size, heard.length + before]).toEqual(['progress', heard.length, 6]);
       expect(sse.events.some((e) => e.event === 'started')).toBe(true);
 
-      const get = async (path: string): Promise<unknown> => (await fetch(`http://127.0.0.1:${portB}${path}`, { headers })).json();
+      const get = async (path: string): Promise<unknown> =>
+        (await fetch(`http://127.0.0.1:${portB}${path}`, { headers })).json();
       const status = (await get(`/batches/${id}`)) as { state: string; submissions: { id: string; status: string }[] };
-      expect([status.state, status.submissions.map((s) => [s.id, s.status])]).toEqual(['done', submissions.map((s) => [s.id, 'graded'])]);
-      for (const s of submissions) expect(ReportSchema.parse(await get(`/batches/${id}/reports/${s.id}`)).submission.id).toBe(s.id);
+      expect([status.state, status.submissions.map((s) => [s.id, s.status])]).toEqual([
+        'done',
+        submissions.map((s) => [s.id, 'graded']),
+      ]);
+      for (const s of submissions)
+        expect(ReportSchema.parse(await get(`/batches/${id}/reports/${s.id}`)).submission.id).toBe(s.id);
       // B took over what A had claimed and not finished.
       const takenByB = b.lines.filter((l) => l.msg === 'claimed batch work').flatMap((l) => l.claimed as string[]);
       expect(takenByB.length).toBeGreaterThan(0);
@@ -129,7 +178,9 @@ describe('serve replicas', () => {
       const back = mkdtempSync(join(tmpdir(), 'evigrade-rep-export-'));
       expect((await spawnEvigrade(['history', '--db', db, '--export', id, '--out', back]).exited).code).toBe(0);
       for (const s of submissions) {
-        expect(JSON.parse(readFileSync(join(back, `${s.id}.json`), 'utf8'))).toEqual(await get(`/batches/${id}/reports/${s.id}`));
+        expect(JSON.parse(readFileSync(join(back, `${s.id}.json`), 'utf8'))).toEqual(
+          await get(`/batches/${id}/reports/${s.id}`),
+        );
         expect([s.id, (await spawnEvigrade(['verify', join(back, `${s.id}.json`)]).exited).code]).toEqual([s.id, 0]);
       }
       expect(JSON.parse(readFileSync(join(back, 'summary.json'), 'utf8'))).toMatchObject({ count: 6, graded: 6 });

@@ -13,25 +13,48 @@ const BIN = join(ROOT, 'bin', 'evigrade.js');
 const RECORDER = pathToFileURL(join(ROOT, 'tests', 'fakes', 'record-loads.mjs')).href;
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
 /** Packages no command loads unless it needs them. */
-const HEAVY = ['typescript', '@typescript-eslint/typescript-estree', '@typescript-eslint/parser', 'eslint', 'fastify', '@fastify/rate-limit',
-  'bullmq', 'ioredis', 'dockerode', 'tar-stream', '@huggingface/inference', 'cli-progress', 'expect', 'ses'];
+const HEAVY = [
+  'typescript',
+  '@typescript-eslint/typescript-estree',
+  '@typescript-eslint/parser',
+  'eslint',
+  'fastify',
+  '@fastify/rate-limit',
+  'bullmq',
+  'ioredis',
+  'dockerode',
+  'tar-stream',
+  '@huggingface/inference',
+  'cli-progress',
+  'expect',
+  'ses',
+];
 
 /** The npm packages whose code a CLI run loads (reading a package.json alone does not count), in any thread. */
 function packagesLoaded(args: string[]): Promise<{ code: number; packages: string[]; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-loads-'));
   const log = join(dir, 'loads.txt');
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', RECORDER, BIN, ...args], { env: { ...process.env, EVIGRADE_LOAD_LOG: log, CI: 'true' }, timeout: 120_000 }, (err, _stdout, stderr) => {
-      let urls: string[] = [];
-      try {
-        urls = readFileSync(log, 'utf8').split('\n');
-      } catch {
-        // nothing recorded
-      }
-      const packages = new Set(urls.filter((u) => !u.endsWith('/package.json')).flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []));
-      rmSync(dir, { recursive: true, force: true });
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, packages: [...packages].sort(), stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', RECORDER, BIN, ...args],
+      { env: { ...process.env, EVIGRADE_LOAD_LOG: log, CI: 'true' }, timeout: 120_000 },
+      (err, _stdout, stderr) => {
+        let urls: string[] = [];
+        try {
+          urls = readFileSync(log, 'utf8').split('\n');
+        } catch {
+          // nothing recorded
+        }
+        const packages = new Set(
+          urls
+            .filter((u) => !u.endsWith('/package.json'))
+            .flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []),
+        );
+        rmSync(dir, { recursive: true, force: true });
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, packages: [...packages].sort(), stderr });
+      },
+    );
   });
 }
 
@@ -49,7 +72,17 @@ describe('start-up loads only what the command uses', () => {
     const dir = mkdtempSync(join(tmpdir(), 'evigrade-startup-'));
     mkdirSync(join(dir, 'submissions'));
     symlinkSync('/etc/passwd', join(dir, 'submissions', 'sneaky.js'));
-    const r = await packagesLoaded(['grade', join(dir, 'submissions'), '--rubric', LEAP, '--out', join(dir, 'out'), '--no-llm', '--sandbox', backend]);
+    const r = await packagesLoaded([
+      'grade',
+      join(dir, 'submissions'),
+      '--rubric',
+      LEAP,
+      '--out',
+      join(dir, 'out'),
+      '--no-llm',
+      '--sandbox',
+      backend,
+    ]);
     const report = JSON.parse(readFileSync(join(dir, 'out', 'sneaky.json'), 'utf8')) as { status: string };
     rmSync(dir, { recursive: true, force: true });
     expect([r.code, report.status], r.stderr).toEqual([0, 'rejected']);
@@ -60,6 +93,10 @@ describe('start-up loads only what the command uses', () => {
 
   it('unknown commands still fail with the usage error, loading only the error table', async () => {
     const r = await packagesLoaded(['frobnicate']);
-    expect([r.code, r.stderr.trim(), r.packages]).toEqual([2, 'evigrade: error USAGE: unknown command "frobnicate" (commands: grade, check-rubric, sandbox, report, verify, serve, worker, history)', ['zod']]);
+    expect([r.code, r.stderr.trim(), r.packages]).toEqual([
+      2,
+      'evigrade: error USAGE: unknown command "frobnicate" (commands: grade, check-rubric, sandbox, report, verify, serve, worker, history)',
+      ['zod'],
+    ]);
   });
 });

@@ -35,14 +35,26 @@ afterAll(() => sql?.close());
 
 /** A service over the shared store whose queue notes every submission it grades. */
 async function service(graded: string[]): Promise<StoredBatchService> {
-  const queue = { ...ports.queue, grade: (j: Parameters<BatchPorts['queue']['grade']>[0]) => (graded.push(j.submission.id), ports.queue.grade(j)) };
-  return createStoredBatchService(batchesOver(sql), rubrics, createSlots(2, 4), { ...ports, queue, history: null }, silent, 5000);
+  const queue = {
+    ...ports.queue,
+    grade: (j: Parameters<BatchPorts['queue']['grade']>[0]) => (graded.push(j.submission.id), ports.queue.grade(j)),
+  };
+  return createStoredBatchService(
+    batchesOver(sql),
+    rubrics,
+    createSlots(2, 4),
+    { ...ports, queue, history: null },
+    silent,
+    5000,
+  );
 }
 
 /** Resolves when the batch is done: its `done` event, or its status if it ended before we listened. */
 async function finished(svc: BatchService, id: string): Promise<void> {
   let stop = (): void => undefined;
-  const ended = new Promise<void>((resolve) => (stop = svc.subscribe(id, (e) => void (e.type === 'done' && resolve()))));
+  const ended = new Promise<void>(
+    (resolve) => (stop = svc.subscribe(id, (e) => void (e.type === 'done' && resolve()))),
+  );
   if ((await svc.status(id)).state !== 'done') await ended;
   stop();
 }
@@ -51,25 +63,68 @@ describe('batches in the store (embedded Postgres)', () => {
   it('POST /batches → 202; SSE to done; status, reports and summary served; one history row per result, by the API key', async () => {
     const batches = await service([]);
     const slots = createSlots(2, 4);
-    const app = await buildApp({ rubrics, slots, ports, batches, apiKeys: [KEY], ratePerMinute: 1000, logger: false, judgeInfo: () => ({}) });
+    const app = await buildApp({
+      rubrics,
+      slots,
+      ports,
+      batches,
+      apiKeys: [KEY],
+      ratePerMinute: 1000,
+      logger: false,
+      judgeInfo: () => ({}),
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     try {
-      const submissions = ['a', 'b', 'c'].map((id, i) => ({ id, files: { 'leap.js': i === 1 ? 'export const isLeap = () => false;\n' : GOOD } }));
-      const created = await fetch(`${base}/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ rubric: 'leap', submissions }) });
+      const submissions = ['a', 'b', 'c'].map((id, i) => ({
+        id,
+        files: { 'leap.js': i === 1 ? 'export const isLeap = () => false;\n' : GOOD },
+      }));
+      const created = await fetch(`${base}/batches`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ rubric: 'leap', submissions }),
+      });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const text = await (await fetch(`${base}/batches/${id}/events`, { headers: auth })).text();
-      const events = text.split('\n').filter((l) => l.startsWith('event: ')).map((l) => l.slice(7));
-      expect([events[0], events.at(-1), events.filter((e) => e === 'submission').length]).toEqual(['progress', 'done', 3]);
-      const status = (await (await fetch(`${base}/batches/${id}`, { headers: auth })).json()) as { state: string; submissions: { id: string; status: string }[] };
-      expect([status.state, status.submissions.map((s) => `${s.id}:${s.status}`)]).toEqual(['done', ['a:graded', 'b:graded', 'c:graded']]);
-      const report = ReportSchema.parse(await (await fetch(`${base}/batches/${id}/reports/b`, { headers: auth })).json());
-      const summary = (await (await fetch(`${base}/batches/${id}/summary`, { headers: auth })).json()) as { count: number; graded: number };
-      expect([report.submission.id, report.scores.final < 10, summary.count, summary.graded]).toEqual(['b', true, 3, 3]);
+      const events = text
+        .split('\n')
+        .filter((l) => l.startsWith('event: '))
+        .map((l) => l.slice(7));
+      expect([events[0], events.at(-1), events.filter((e) => e === 'submission').length]).toEqual([
+        'progress',
+        'done',
+        3,
+      ]);
+      const status = (await (await fetch(`${base}/batches/${id}`, { headers: auth })).json()) as {
+        state: string;
+        submissions: { id: string; status: string }[];
+      };
+      expect([status.state, status.submissions.map((s) => `${s.id}:${s.status}`)]).toEqual([
+        'done',
+        ['a:graded', 'b:graded', 'c:graded'],
+      ]);
+      const report = ReportSchema.parse(
+        await (await fetch(`${base}/batches/${id}/reports/b`, { headers: auth })).json(),
+      );
+      const summary = (await (await fetch(`${base}/batches/${id}/summary`, { headers: auth })).json()) as {
+        count: number;
+        graded: number;
+      };
+      expect([report.submission.id, report.scores.final < 10, summary.count, summary.graded]).toEqual([
+        'b',
+        true,
+        3,
+        3,
+      ]);
       const rows = await historyOver(sql).list({ rubricId: 'leap' });
       const by = `api:${sha256(KEY).slice(0, 12)}`; // the key's id, never the key
-      expect(rows.map((r) => [r.submissionId, r.requestedBy])).toEqual([['a', by], ['b', by], ['c', by]]);
+      expect(rows.map((r) => [r.submissionId, r.requestedBy])).toEqual([
+        ['a', by],
+        ['b', by],
+        ['c', by],
+      ]);
       expect((await fetch(`${base}/batches/0123456789abcdef`, { headers: auth })).status).toBe(404);
     } finally {
       await app.close();
@@ -92,16 +147,33 @@ describe('batches in the store (embedded Postgres)', () => {
   });
 
   it('a failure that would recur (here the judge throwing) becomes the error report of its submission, on disk and in the store: the batch ends', async () => {
-    const judge = { judge: async () => { throw new Error('judge exploded'); }, describe: () => ({ disabled: null, source: 'default' as const, chain: [], unusable: [] }) };
+    const judge = {
+      judge: async () => {
+        throw new Error('judge exploded');
+      },
+      describe: () => ({ disabled: null, source: 'default' as const, chain: [], unusable: [] }),
+    };
     const broken = { ...ports, judge, history: null };
-    const onDisk = createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-stored-disk-')), rubrics, createSlots(2, 4), broken, silent);
+    const onDisk = createBatchService(
+      mkdtempSync(join(tmpdir(), 'evigrade-stored-disk-')),
+      rubrics,
+      createSlots(2, 4),
+      broken,
+      silent,
+    );
     const inStore = await createStoredBatchService(batchesOver(sql), rubrics, createSlots(2, 4), broken, silent, 5000);
     try {
       for (const svc of [onDisk, inStore]) {
-        const { id } = await svc.create({ rubric: 'leap', submissions: [{ id: 'j1', files: { 'leap.js': GOOD } }] }, 'key-1');
+        const { id } = await svc.create(
+          { rubric: 'leap', submissions: [{ id: 'j1', files: { 'leap.js': GOOD } }] },
+          'key-1',
+        );
         await finished(svc, id);
         const report = await svc.report(id, 'j1');
-        expect([report.status, report.errors.map((e) => [e.code, e.message])]).toEqual(['error', [['INTERNAL', 'judge exploded']]]);
+        expect([report.status, report.errors.map((e) => [e.code, e.message])]).toEqual([
+          'error',
+          [['INTERNAL', 'judge exploded']],
+        ]);
       }
     } finally {
       await inStore.close();

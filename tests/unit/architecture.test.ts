@@ -9,7 +9,12 @@ import { ROOT } from '../helpers.js';
 
 const SRC = join(ROOT, 'src');
 
-interface Rule { any: boolean; values: Set<string>; types: Set<string>; node: Set<string> | '*' }
+interface Rule {
+  any: boolean;
+  values: Set<string>;
+  types: Set<string>;
+  node: Set<string> | '*';
+}
 
 /** Files allowed to cross the table, each named in DESIGN.md's "Known exception". */
 const EXCEPTIONS: [from: string, to: string][] = [];
@@ -26,7 +31,12 @@ export function parseModuleTable(design: string): Map<string, Rule> {
     if (cells.length < 6 || !cells[1]?.startsWith('`')) continue;
     const [folder] = ticks(cells[1]);
     const [may = '', node = ''] = [cells[3], cells[4]];
-    const rule: Rule = { any: may === 'everything', values: new Set(), types: new Set(), node: node === '*' ? '*' : new Set(ticks(node)) };
+    const rule: Rule = {
+      any: may === 'everything',
+      values: new Set(),
+      types: new Set(),
+      node: node === '*' ? '*' : new Set(ticks(node)),
+    };
     for (const part of may.split(';')) {
       const into = part.includes('types from') ? rule.types : rule.values;
       for (const t of ticks(part)) into.add(t);
@@ -47,19 +57,27 @@ export function areaOf(file: string): string {
   return (parts[0] as string).replace(/\.ts$/, '');
 }
 
-interface Import { spec: string; typeOnly: boolean; line: number }
+interface Import {
+  spec: string;
+  typeOnly: boolean;
+  line: number;
+}
 
 function importsOf(file: string, source: string): Import[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const out: Import[] = [];
   const add = (lit: ts.Node, typeOnly: boolean): void => {
-    if (ts.isStringLiteral(lit)) out.push({ spec: lit.text, typeOnly, line: sf.getLineAndCharacterOfPosition(lit.getStart()).line + 1 });
+    if (ts.isStringLiteral(lit))
+      out.push({ spec: lit.text, typeOnly, line: sf.getLineAndCharacterOfPosition(lit.getStart()).line + 1 });
   };
   const visit = (n: ts.Node): void => {
     if (ts.isImportDeclaration(n)) {
       const c = n.importClause;
       const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : null;
-      add(n.moduleSpecifier, !!c && (c.isTypeOnly || (!c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly))));
+      add(
+        n.moduleSpecifier,
+        !!c && (c.isTypeOnly || (!c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly))),
+      );
     } else if (ts.isExportDeclaration(n) && n.moduleSpecifier) {
       add(n.moduleSpecifier, n.isTypeOnly);
     } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0]) {
@@ -74,7 +92,9 @@ function importsOf(file: string, source: string): Import[] {
 }
 
 const walk = (d: string): string[] =>
-  readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : []));
+  readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : [],
+  );
 
 /** Every import that crosses the table, as "file:line → target (why)". */
 export function violations(rules: Map<string, Rule>, files: { file: string; source: string }[]): string[] {
@@ -93,9 +113,13 @@ export function violations(rules: Map<string, Rule>, files: { file: string; sour
         const to = areaOf(target);
         if (to === from || rule.any || rule.values.has(to) || (imp.typeOnly && rule.types.has(to))) continue;
         if (EXCEPTIONS.some(([f, t]) => f === rel && t === relative(ROOT, target))) continue;
-        out.push(`${rel}:${imp.line} imports ${relative(ROOT, target)} (${from} may not import ${to}${imp.typeOnly ? ' types' : ''})`);
+        out.push(
+          `${rel}:${imp.line} imports ${relative(ROOT, target)} (${from} may not import ${to}${imp.typeOnly ? ' types' : ''})`,
+        );
       } else if (imp.spec.startsWith('node:') && rule.node !== '*' && !rule.node.has(imp.spec.slice(5))) {
-        out.push(`${rel}:${imp.line} imports ${imp.spec} (${from} may use only these Node built-ins: ${[...rule.node].join(', ') || 'none'})`);
+        out.push(
+          `${rel}:${imp.line} imports ${imp.spec} (${from} may use only these Node built-ins: ${[...rule.node].join(', ') || 'none'})`,
+        );
       }
     }
   }
@@ -124,7 +148,10 @@ describe('the module table (DESIGN.md) holds for src/', () => {
     const probe = (area: string, source: string): string[] =>
       violations(rules, [{ file: join(SRC, area, 'probe.ts'), source }]).map((v) => v.replace(/^\S+ /, ''));
     expect([
-      probe('stages', "import type { RawRun } from '../adapters/sandbox/types.js';\nimport { openSandbox } from '../adapters/sandbox/registry.js';"),
+      probe(
+        'stages',
+        "import type { RawRun } from '../adapters/sandbox/types.js';\nimport { openSandbox } from '../adapters/sandbox/registry.js';",
+      ),
       probe('stages', "export const f = () => import('../adapters/analysis/pool.js');"),
       probe('adapters/fs', "import { gradeSubmission } from '../../pipeline.js';"),
       probe('domain', "import { readFileSync } from 'node:fs';\nimport { z } from 'zod';"),
@@ -136,7 +163,10 @@ describe('the module table (DESIGN.md) holds for src/', () => {
       ['imports src/pipeline.ts (adapters/fs may not import pipeline)'],
       ['imports node:fs (domain may use only these Node built-ins: none)'],
       [],
-      ['imports node:fs (report/client may use only these Node built-ins: none)', 'imports src/report/overview.ts (report/client may not import report)'],
+      [
+        'imports node:fs (report/client may use only these Node built-ins: none)',
+        'imports src/report/overview.ts (report/client may not import report)',
+      ],
     ]);
   });
 });

@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cachedCollect } from '../../src/adapters/fs/collect-cache.js';
 import type { ExpectedTest } from '../../src/stages/test-run.js';
 
-const EXPECTED: ExpectedTest[] = [{ file: 'leap.spec.js', index: 0, path: ['A leap year', 'year 2000'] }, { file: 'leap.spec.js', index: 1, path: ['A leap year', 'year 1900'] }];
+const EXPECTED: ExpectedTest[] = [
+  { file: 'leap.spec.js', index: 0, path: ['A leap year', 'year 2000'] },
+  { file: 'leap.spec.js', index: 1, path: ['A leap year', 'year 1900'] },
+];
 const dirs: string[] = [];
 const tmp = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'evigrade-collect-'));
@@ -27,8 +30,16 @@ describe('cachedCollect', () => {
   it('collects once per key and reads the kept collection back afterwards; another key collects again', async () => {
     const dir = tmp();
     const c = counting(() => EXPECTED);
-    const runs = [await cachedCollect(dir, 'k1', c.collect), await cachedCollect(dir, 'k1', c.collect), await cachedCollect(dir, 'k2', c.collect)];
-    expect([runs, c.calls(), JSON.parse(readFileSync(join(dir, 'k1.json'), 'utf8'))]).toEqual([[EXPECTED, EXPECTED, EXPECTED], 2, EXPECTED]);
+    const runs = [
+      await cachedCollect(dir, 'k1', c.collect),
+      await cachedCollect(dir, 'k1', c.collect),
+      await cachedCollect(dir, 'k2', c.collect),
+    ];
+    expect([runs, c.calls(), JSON.parse(readFileSync(join(dir, 'k1.json'), 'utf8'))]).toEqual([
+      [EXPECTED, EXPECTED, EXPECTED],
+      2,
+      EXPECTED,
+    ]);
   });
 
   it('collects again over an entry that does not validate (corrupt, empty, or with foreign keys)', async () => {

@@ -18,10 +18,14 @@ describe('results channel frames', () => {
     p.push('{"seq":0,"type":"hello","data":null,"mac":""}');
     p.push(frame(1, 'result', { status: 'passed', path: ['a', 'b > c'], n: 1.5 }));
     p.push(frame(2, 'done', {}));
-    expect([p.helloSeen, p.rejected, p.frames]).toEqual([true, 0, [
-      { seq: 1, type: 'result', data: { status: 'passed', path: ['a', 'b > c'], n: 1.5 } },
-      { seq: 2, type: 'done', data: {} },
-    ]]);
+    expect([p.helloSeen, p.rejected, p.frames]).toEqual([
+      true,
+      0,
+      [
+        { seq: 1, type: 'result', data: { status: 'passed', path: ['a', 'b > c'], n: 1.5 } },
+        { seq: 2, type: 'done', data: {} },
+      ],
+    ]);
   });
 
   it('rejects a wrong key, a replay, a skipped sequence number and junk', () => {

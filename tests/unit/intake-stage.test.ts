@@ -27,43 +27,182 @@ const outcome = (entries: IntakeEntry[]): [string, string] => {
 
 describe('intake stage: one rule set for every way in', () => {
   it.each<[string, IntakeEntry[], string, string]>([
-    ['an absolute path', [OK, { path: '/etc/x.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "/etc/x.js" must be relative, with "/" separators'],
-    ['a backslash', [OK, { path: 'a\\b.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "a\\\\b.js" must be relative, with "/" separators'],
-    ['a NUL in a path', [OK, { path: 'a\0.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "a\\u0000.js" must be relative, with "/" separators'],
-    ['a climb', [OK, { path: 'a/../../x.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "a/../../x.js" escapes the submission or has an empty segment'],
-    ['an empty segment', [OK, { path: 'a//x.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "a//x.js" escapes the submission or has an empty segment'],
-    ['a bidi override in a file name', [OK, { path: 'a\u202Egnp.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "a\u202Egnp.js" contains characters that are not allowed'],
-    ['a leading dash', [OK, { path: '-rf.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "-rf.js" contains characters that are not allowed'],
-    ['ten levels of folders', [OK, { path: 'a/b/c/d/e/f/g/h/i/x.js', kind: 'file', data: '' }], 'INTAKE_PATH_INVALID', 'path "a/b/c/d/e/f/g/h/i/x.js" is nested deeper than 8 folders'],
-    ['a folder a reader did not enter', [OK, { path: 'a/b/c/d/e/f/g/h/i', kind: 'deep' }], 'INTAKE_PATH_INVALID', '"a/b/c/d/e/f/g/h/i" is nested deeper than 8 folders'],
+    [
+      'an absolute path',
+      [OK, { path: '/etc/x.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "/etc/x.js" must be relative, with "/" separators',
+    ],
+    [
+      'a backslash',
+      [OK, { path: 'a\\b.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "a\\\\b.js" must be relative, with "/" separators',
+    ],
+    [
+      'a NUL in a path',
+      [OK, { path: 'a\0.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "a\\u0000.js" must be relative, with "/" separators',
+    ],
+    [
+      'a climb',
+      [OK, { path: 'a/../../x.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "a/../../x.js" escapes the submission or has an empty segment',
+    ],
+    [
+      'an empty segment',
+      [OK, { path: 'a//x.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "a//x.js" escapes the submission or has an empty segment',
+    ],
+    [
+      'a bidi override in a file name',
+      [OK, { path: 'a\u202Egnp.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "a\u202Egnp.js" contains characters that are not allowed',
+    ],
+    [
+      'a leading dash',
+      [OK, { path: '-rf.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "-rf.js" contains characters that are not allowed',
+    ],
+    [
+      'ten levels of folders',
+      [OK, { path: 'a/b/c/d/e/f/g/h/i/x.js', kind: 'file', data: '' }],
+      'INTAKE_PATH_INVALID',
+      'path "a/b/c/d/e/f/g/h/i/x.js" is nested deeper than 8 folders',
+    ],
+    [
+      'a folder a reader did not enter',
+      [OK, { path: 'a/b/c/d/e/f/g/h/i', kind: 'deep' }],
+      'INTAKE_PATH_INVALID',
+      '"a/b/c/d/e/f/g/h/i" is nested deeper than 8 folders',
+    ],
     ['a symlink', [OK, { path: 'leak.js', kind: 'symlink' }], 'INTAKE_SYMLINK', '"leak.js" is a symbolic link'],
-    ['a hard link (count known)', [OK, { path: 'twin.js', kind: 'hardlink', links: 2 }], 'INTAKE_HARDLINK', '"twin.js" has 2 hard links'],
-    ['a hard link from an archive', [OK, { path: 'twin.js', kind: 'hardlink', note: '(x/twin.js in the download)' }], 'INTAKE_HARDLINK', '"twin.js" has more than one hard link (x/twin.js in the download)'],
-    ['a FIFO', [OK, { path: 'pipe.js', kind: 'special' }], 'INTAKE_SPECIAL_FILE', '"pipe.js" is a device, FIFO or socket'],
-    ['a native addon', [OK, { path: 'evil.node', kind: 'file', data: 'x' }], 'INTAKE_FORBIDDEN_FILE', '"evil.node" is a native binary or addon'],
-    ['NUL bytes', [OK, { path: 'blob.js', kind: 'file', data: Buffer.from([0x61, 0, 0x62]) }], 'INTAKE_BINARY', '"blob.js" is binary (contains NUL bytes)'],
-    ['NUL in text', [OK, { path: 'blob.js', kind: 'file', data: 'a\0b' }], 'INTAKE_BINARY', '"blob.js" is binary (contains NUL bytes)'],
-    ['invalid UTF-8', [OK, { path: 'latin1.js', kind: 'file', data: Buffer.from([0x63, 0xe9, 0x20]) }], 'INTAKE_NOT_UTF8', '"latin1.js" is not valid UTF-8 text'],
-    ['a lone surrogate', [OK, { path: 'half.js', kind: 'file', data: 'x\uD800' }], 'INTAKE_NOT_UTF8', '"half.js" is not valid UTF-8 text (lone surrogate)'],
-    ['a file over the byte limit', [OK, { path: 'big.js', kind: 'file', size: 5000 }], 'INTAKE_TOO_LARGE', 'more than 100 bytes (at "big.js")'],
-    ['files over the byte limit together', [{ ...OK, data: 'x'.repeat(60) }, { path: 'more.js', kind: 'file', data: 'y'.repeat(60) }], 'INTAKE_TOO_LARGE', 'more than 100 bytes (at "more.js")'],
-    ['too many files', [OK, ...['a', 'b', 'c'].map((n): IntakeEntry => ({ path: `${n}.js`, kind: 'file', data: '' }))], 'INTAKE_TOO_MANY_FILES', 'more than 3 files'],
-    ['only ignored files', [{ path: 'package.json', kind: 'file', data: '{}' }, { path: 'node_modules', kind: 'skipped' }], 'INTAKE_EMPTY', 'no gradable files'],
-    ['no entry file', [{ path: 'Leap.js', kind: 'file', data: 'x' }, { path: 'notes.txt', kind: 'file', data: 'x' }], 'INTAKE_ENTRY_MISSING', 'the rubric\'s entry "./leap" needs leap.js at the top of the submission; found Leap.js, notes.txt'],
+    [
+      'a hard link (count known)',
+      [OK, { path: 'twin.js', kind: 'hardlink', links: 2 }],
+      'INTAKE_HARDLINK',
+      '"twin.js" has 2 hard links',
+    ],
+    [
+      'a hard link from an archive',
+      [OK, { path: 'twin.js', kind: 'hardlink', note: '(x/twin.js in the download)' }],
+      'INTAKE_HARDLINK',
+      '"twin.js" has more than one hard link (x/twin.js in the download)',
+    ],
+    [
+      'a FIFO',
+      [OK, { path: 'pipe.js', kind: 'special' }],
+      'INTAKE_SPECIAL_FILE',
+      '"pipe.js" is a device, FIFO or socket',
+    ],
+    [
+      'a native addon',
+      [OK, { path: 'evil.node', kind: 'file', data: 'x' }],
+      'INTAKE_FORBIDDEN_FILE',
+      '"evil.node" is a native binary or addon',
+    ],
+    [
+      'NUL bytes',
+      [OK, { path: 'blob.js', kind: 'file', data: Buffer.from([0x61, 0, 0x62]) }],
+      'INTAKE_BINARY',
+      '"blob.js" is binary (contains NUL bytes)',
+    ],
+    [
+      'NUL in text',
+      [OK, { path: 'blob.js', kind: 'file', data: 'a\0b' }],
+      'INTAKE_BINARY',
+      '"blob.js" is binary (contains NUL bytes)',
+    ],
+    [
+      'invalid UTF-8',
+      [OK, { path: 'latin1.js', kind: 'file', data: Buffer.from([0x63, 0xe9, 0x20]) }],
+      'INTAKE_NOT_UTF8',
+      '"latin1.js" is not valid UTF-8 text',
+    ],
+    [
+      'a lone surrogate',
+      [OK, { path: 'half.js', kind: 'file', data: 'x\uD800' }],
+      'INTAKE_NOT_UTF8',
+      '"half.js" is not valid UTF-8 text (lone surrogate)',
+    ],
+    [
+      'a file over the byte limit',
+      [OK, { path: 'big.js', kind: 'file', size: 5000 }],
+      'INTAKE_TOO_LARGE',
+      'more than 100 bytes (at "big.js")',
+    ],
+    [
+      'files over the byte limit together',
+      [
+        { ...OK, data: 'x'.repeat(60) },
+        { path: 'more.js', kind: 'file', data: 'y'.repeat(60) },
+      ],
+      'INTAKE_TOO_LARGE',
+      'more than 100 bytes (at "more.js")',
+    ],
+    [
+      'too many files',
+      [OK, ...['a', 'b', 'c'].map((n): IntakeEntry => ({ path: `${n}.js`, kind: 'file', data: '' }))],
+      'INTAKE_TOO_MANY_FILES',
+      'more than 3 files',
+    ],
+    [
+      'only ignored files',
+      [
+        { path: 'package.json', kind: 'file', data: '{}' },
+        { path: 'node_modules', kind: 'skipped' },
+      ],
+      'INTAKE_EMPTY',
+      'no gradable files',
+    ],
+    [
+      'no entry file',
+      [
+        { path: 'Leap.js', kind: 'file', data: 'x' },
+        { path: 'notes.txt', kind: 'file', data: 'x' },
+      ],
+      'INTAKE_ENTRY_MISSING',
+      'the rubric\'s entry "./leap" needs leap.js at the top of the submission; found Leap.js, notes.txt',
+    ],
   ])('rejects %s', (_what, entries, code, message) => {
     expect(outcome(entries)).toEqual([code, `submission "stu": ${message}`]);
   });
 
-  it('names the student\'s own file when a renamed single file is refused, not the entry file', () => {
-    const photo: IntakeEntry = { path: 'leap.js', kind: 'file', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]), label: '"photo.png" (graded as leap.js)' };
-    expect(outcome([photo])).toEqual(['INTAKE_BINARY', 'submission "stu": "photo.png" (graded as leap.js) is binary (contains NUL bytes)']);
+  it("names the student's own file when a renamed single file is refused, not the entry file", () => {
+    const photo: IntakeEntry = {
+      path: 'leap.js',
+      kind: 'file',
+      data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]),
+      label: '"photo.png" (graded as leap.js)',
+    };
+    expect(outcome([photo])).toEqual([
+      'INTAKE_BINARY',
+      'submission "stu": "photo.png" (graded as leap.js) is binary (contains NUL bytes)',
+    ]);
   });
 
   it('keeps ignored names out (listed, never read or checked), accepts leap/index.js and keeps the name beside the id', () => {
-    const sub = intake('jose-nunez-1', [
-      { path: 'leap/index.js', kind: 'file', data: 'x' }, { path: 'node_modules/x/evil.node', kind: 'file', data: Buffer.from([0]) }, { path: '.git', kind: 'skipped' },
-    ], rules, 'José Núñez');
-    expect([sub.id, sub.name, sub.files.map((f) => f.path), sub.ignored]).toEqual(['jose-nunez-1', 'José Núñez', ['leap/index.js'], ['.git', 'node_modules/x/evil.node']]);
+    const sub = intake(
+      'jose-nunez-1',
+      [
+        { path: 'leap/index.js', kind: 'file', data: 'x' },
+        { path: 'node_modules/x/evil.node', kind: 'file', data: Buffer.from([0]) },
+        { path: '.git', kind: 'skipped' },
+      ],
+      rules,
+      'José Núñez',
+    );
+    expect([sub.id, sub.name, sub.files.map((f) => f.path), sub.ignored]).toEqual([
+      'jose-nunez-1',
+      'José Núñez',
+      ['leap/index.js'],
+      ['.git', 'node_modules/x/evil.node'],
+    ]);
     expect('name' in intake('bob', [OK], rules, 'bob')).toBe(false);
   });
 
@@ -85,7 +224,10 @@ describe('intake stage: one rule set for every way in', () => {
     const dir = mkdtempSync(join(tmpdir(), 'evigrade-intake-big-'));
     writeFileSync(join(dir, 'leap.js'), 'ok');
     writeFileSync(join(dir, 'huge.js'), Buffer.alloc(1 << 20, 0x61));
-    await expect(readSubmission(dir, 'stu', limits, './leap')).rejects.toMatchObject({ code: 'INTAKE_TOO_LARGE', message: 'submission "stu": more than 100 bytes (at "huge.js")' });
+    await expect(readSubmission(dir, 'stu', limits, './leap')).rejects.toMatchObject({
+      code: 'INTAKE_TOO_LARGE',
+      message: 'submission "stu": more than 100 bytes (at "huge.js")',
+    });
   });
 });
 
@@ -96,11 +238,22 @@ describe('submission names', () => {
     const names = ['alice', 'Bob.Smith_2', "o'brien", 'José Núñez', '李雷', 'ana 🎉', '-rf', '=HYPERLINK("x")', 'Zoë'];
     expect(names.map((n) => [n, nameProblem(n)])).toEqual(names.map((n) => [n, null]));
     expect(names.map((n) => nameSubmission(n).id)).toEqual([
-      'alice', 'Bob.Smith_2', hashed('o-brien', "o'brien"), hashed('jose-nunez', 'José Núñez'), hashed('student', '李雷'), hashed('ana', 'ana 🎉'),
-      hashed('rf', '-rf'), hashed('hyperlink-x', '=HYPERLINK("x")'), hashed('zoe', 'Zoë'),
+      'alice',
+      'Bob.Smith_2',
+      hashed('o-brien', "o'brien"),
+      hashed('jose-nunez', 'José Núñez'),
+      hashed('student', '李雷'),
+      hashed('ana', 'ana 🎉'),
+      hashed('rf', '-rf'),
+      hashed('hyperlink-x', '=HYPERLINK("x")'),
+      hashed('zoe', 'Zoë'),
     ]);
     // NFC: the decomposed spelling is the same name and the same id.
-    expect(nameSubmission('Jose\u0301 Nu\u0301n\u0303ez')).toEqual({ id: hashed('jose-nunez', 'José Núñez'), name: 'José Núñez', problem: null });
+    expect(nameSubmission('Jose\u0301 Nu\u0301n\u0303ez')).toEqual({
+      id: hashed('jose-nunez', 'José Núñez'),
+      name: 'José Núñez',
+      problem: null,
+    });
   });
 
   it.each([
@@ -117,31 +270,59 @@ describe('submission names', () => {
   });
 
   it('hidden entries and tool litter beside the submissions are no students', () => {
-    expect(['.DS_Store', '__MACOSX', 'node_modules', '.git', 'alice', 'package.json.bak'].filter(notASubmission)).toEqual(['.DS_Store', '__MACOSX', 'node_modules', '.git']);
+    expect(
+      ['.DS_Store', '__MACOSX', 'node_modules', '.git', 'alice', 'package.json.bak'].filter(notASubmission),
+    ).toEqual(['.DS_Store', '__MACOSX', 'node_modules', '.git']);
   });
 
   it('refuses every invisible and bidi character of the one list, and C0/C1 controls', () => {
-    const points = [[0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064], [0x2066, 0x2069], [0xfeff, 0xfeff], [0x061c, 0x061c], [0x180e, 0x180e], [0x01, 0x1f], [0x7f, 0x9f]]
-      .flatMap(([a, b]) => Array.from({ length: (b as number) - (a as number) + 1 }, (_, i) => String.fromCodePoint((a as number) + i)));
+    const points = [
+      [0x200b, 0x200f],
+      [0x202a, 0x202e],
+      [0x2060, 0x2064],
+      [0x2066, 0x2069],
+      [0xfeff, 0xfeff],
+      [0x061c, 0x061c],
+      [0x180e, 0x180e],
+      [0x01, 0x1f],
+      [0x7f, 0x9f],
+    ].flatMap(([a, b]) =>
+      Array.from({ length: (b as number) - (a as number) + 1 }, (_, i) => String.fromCodePoint((a as number) + i)),
+    );
     expect(points.filter((c) => nameProblem(`a${c}b`) === null).map((c) => c.codePointAt(0))).toEqual([]);
     // The list itself (domain/text.ts) covers the same characters, tab and line breaks aside (code keeps those).
-    expect(points.filter((c) => !/[\t\n\r]/.test(c) && !hiddenChars().test(c)).map((c) => c.codePointAt(0))).toEqual([]);
+    expect(points.filter((c) => !/[\t\n\r]/.test(c) && !hiddenChars().test(c)).map((c) => c.codePointAt(0))).toEqual(
+      [],
+    );
   });
 
   it('the hidden-character list exists once, in src/domain/text.ts', () => {
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
-    const copies = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'sandbox', 'harness'))].filter((f) => /\\u202[aA]|\\u200[bB]|\\u2066/.test(readFileSync(f, 'utf8')));
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+    const copies = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'sandbox', 'harness'))].filter((f) =>
+      /\\u202[aA]|\\u200[bB]|\\u2066/.test(readFileSync(f, 'utf8')),
+    );
     expect(copies.map((f) => f.slice(ROOT.length + 1))).toEqual(['src/domain/text.ts']);
   });
 
   it('tells apart names that meet case-insensitively or after normalisation, the same way every time', () => {
-    const raw = [{ raw: 'alice', name: 'alice' }, { raw: 'Alice', name: 'Alice' }, { raw: 'bob', name: 'bob' }, { raw: 'bob.js', name: 'bob' },
-      { raw: 'Jos\u00e9', name: 'Jos\u00e9' }, { raw: 'Jose\u0301', name: 'Jose\u0301' }];
+    const raw = [
+      { raw: 'alice', name: 'alice' },
+      { raw: 'Alice', name: 'Alice' },
+      { raw: 'bob', name: 'bob' },
+      { raw: 'bob.js', name: 'bob' },
+      { raw: 'Jos\u00e9', name: 'Jos\u00e9' },
+      { raw: 'Jose\u0301', name: 'Jose\u0301' },
+    ];
     const ids = nameSubmissions(raw).map((n) => n.id);
     expect(new Set(ids.map((i) => i.toLowerCase())).size).toBe(raw.length);
     expect(ids.slice(0, 3)).toEqual([`alice-${sha256('alice#0').slice(0, 8)}`, 'Alice', 'bob']);
     expect(ids[3]).toBe(`bob-${sha256('bob.js#0').slice(0, 8)}`);
-    expect(nameSubmissions([...raw].reverse()).map((n) => n.id).reverse()).toEqual(ids);
+    expect(
+      nameSubmissions([...raw].reverse())
+        .map((n) => n.id)
+        .reverse(),
+    ).toEqual(ids);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
   });
 });

@@ -1,14 +1,29 @@
 // The job clock's arithmetic on made-up samples: what a sample proves about the job's own time, and what
 // it cannot prove once threads have gone (their waits leave with them).
 import { describe, expect, it } from 'vitest';
-import { initialClock, observe, ownAtLeast, ownAtMost, type Sample, type ThreadUsage } from '../../src/adapters/sandbox/job-clock.js';
+import {
+  initialClock,
+  observe,
+  ownAtLeast,
+  ownAtMost,
+  type Sample,
+  type ThreadUsage,
+} from '../../src/adapters/sandbox/job-clock.js';
 
-const t = (runMs: number, waitMs: number, runnable = false, slices = 1): ThreadUsage => ({ runMs, waitMs, runnable, slices });
-const at = (wallMs: number, threads: Record<string, ThreadUsage>): Sample => ({ wallMs, threads: new Map(Object.entries(threads)) });
+const t = (runMs: number, waitMs: number, runnable = false, slices = 1): ThreadUsage => ({
+  runMs,
+  waitMs,
+  runnable,
+  slices,
+});
+const at = (wallMs: number, threads: Record<string, ThreadUsage>): Sample => ({
+  wallMs,
+  threads: new Map(Object.entries(threads)),
+});
 const fold = (...samples: Sample[]) => samples.reduce(observe, initialClock);
 
 describe('the job clock counts own time', () => {
-  it('is wall time minus what the threads waited, never less than the busiest thread\'s CPU', () => {
+  it("is wall time minus what the threads waited, never less than the busiest thread's CPU", () => {
     const s = fold(at(0, { '1/1': t(0, 0) }), at(4000, { '1/1': t(500, 3000), '1/2': t(100, 400) }));
     expect([ownAtMost(s), ownAtLeast(s, null)]).toEqual([600, 600]);
     const busy = fold(at(4000, { '1/1': t(3900, 3000), '1/2': t(100, 2000) }));
@@ -17,7 +32,11 @@ describe('the job clock counts own time', () => {
 
   it('a job whose processes are gone proves nothing beyond what was seen: the waits left with its threads', () => {
     // At 4 s the worker has waited 3.5 s; at 6 s it is gone and only the sleeping wrapper remains.
-    const s = fold(at(0, { '1/1': t(0, 0) }), at(4000, { '1/1': t(10, 50), '2/2': t(400, 3500) }), at(6000, { '1/1': t(11, 60) }));
+    const s = fold(
+      at(0, { '1/1': t(0, 0) }),
+      at(4000, { '1/1': t(10, 50), '2/2': t(400, 3500) }),
+      at(6000, { '1/1': t(11, 60) }),
+    );
     // The upper count subtracts the worker's last known wait; the gap it may have waited since is unknown.
     expect(ownAtMost(s)).toBe(6000 - 60 - 3500);
     expect(ownAtLeast(s, null)).toBe(6000 - 60 - 3500 - 2000);

@@ -3,26 +3,38 @@ import { lintFile } from '../../src/adapters/analysis/lint.js';
 import { LintSpecSchema } from '../../src/domain/lint.js';
 
 const spec = LintSpecSchema.parse({});
-const rules = (code: string, file = 'a.js', s = spec) => lintFile(file, code, s).map((m) => `${m.rule}:${m.severity}:${m.line}`);
+const rules = (code: string, file = 'a.js', s = spec) =>
+  lintFile(file, code, s).map((m) => `${m.rule}:${m.severity}:${m.line}`);
 
 describe('lintFile (ESLint Linter, in process)', () => {
   it('reports correctness rules as errors and taste as warnings, with positions', () => {
     expect(rules('var x = 1;\nif (x == 2) { y = 3; }\nmodule.exports = { x };\n')).toEqual([
-      'eslint/no-var:warning:1', 'eslint/eqeqeq:error:2', 'eslint/no-undef:error:2',
+      'eslint/no-var:warning:1',
+      'eslint/eqeqeq:error:2',
+      'eslint/no-undef:error:2',
     ]);
   });
   it('knows CommonJS and ESM, and Node globals', () => {
-    expect(rules("const fs = require('fs');\nmodule.exports = { r: () => fs.readFileSync(__filename) };\n")).toEqual([]);
-    expect(rules("export const f = () => process.argv.length;\n")).toEqual([]);
+    expect(rules("const fs = require('fs');\nmodule.exports = { r: () => fs.readFileSync(__filename) };\n")).toEqual(
+      [],
+    );
+    expect(rules('export const f = () => process.argv.length;\n')).toEqual([]);
   });
   it('ignores inline eslint-disable comments: a student cannot switch the rules off', () => {
-    expect(rules('/* eslint-disable */\nfoo();\n')).toEqual(['analysis.inline_config_ignored:warning:1', 'eslint/no-undef:error:2']);
+    expect(rules('/* eslint-disable */\nfoo();\n')).toEqual([
+      'analysis.inline_config_ignored:warning:1',
+      'eslint/no-undef:error:2',
+    ]);
   });
   it('turns a syntax error into one parse-error finding', () => {
-    expect(lintFile('a.js', 'function (', spec).map((m) => [m.rule, m.severity, m.line])).toEqual([['parse-error', 'error', 1]]);
+    expect(lintFile('a.js', 'function (', spec).map((m) => [m.rule, m.severity, m.line])).toEqual([
+      ['parse-error', 'error', 1],
+    ]);
   });
   it('parses TypeScript with typescript-eslint, without type-unaware rules', () => {
-    expect(rules('export function add(a: number, b: number): number { return a + b; }\nlet unused: string;\n', 'a.ts')).toEqual([]);
+    expect(
+      rules('export function add(a: number, b: number): number { return a + b; }\nlet unused: string;\n', 'a.ts'),
+    ).toEqual([]);
   });
   it('applies the rubric overrides', () => {
     const s = LintSpecSchema.parse({ rules: { 'no-var': 'off', 'no-console': 'error' } });

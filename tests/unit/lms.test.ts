@@ -17,13 +17,18 @@ import { buildZip, renameEntry, type ZipItem } from '../zip-builder.js';
 const LIMITS = { maxBytes: 1024 * 1024, maxEntries: 100 };
 const code = 'export const isLeap = (y) => y % 4 === 0;\n';
 
-async function read(items: ZipItem[], from: 'auto' | 'canvas' | 'moodle' | 'blackboard' | 'gradescope' = 'auto', attempts: 'latest' | 'all' = 'latest') {
+async function read(
+  items: ZipItem[],
+  from: 'auto' | 'canvas' | 'moodle' | 'blackboard' | 'gradescope' = 'auto',
+  attempts: 'latest' | 'all' = 'latest',
+) {
   const entries = await readZip(await buildZip(items), 'dl.zip', LIMITS);
   const { format, entries: root } = resolveFormat(entries, from, 'dl.zip');
   const parsed = format.parse(root, { entryFile: 'leap.js' });
   return { system: format.id, unmatched: parsed.unmatched, subs: lmsSubmissions(parsed.attempts, attempts) };
 }
-const shape = (s: Awaited<ReturnType<typeof read>>['subs']) => s.map((x) => ({ id: x.id, lms: x.lms, files: Object.keys(x.files), error: x.error?.code ?? null }));
+const shape = (s: Awaited<ReturnType<typeof read>>['subs']) =>
+  s.map((x) => ({ id: x.id, lms: x.lms, files: Object.keys(x.files), error: x.error?.code ?? null }));
 
 describe('LMS download formats', () => {
   it('Canvas: name_[LATE_]userid_submissionid_file, copy suffix undone on the entry file only, inside a re-zipped folder', async () => {
@@ -36,8 +41,34 @@ describe('LMS download formats', () => {
     expect(r.system).toBe('canvas');
     expect(r.unmatched).toEqual([]);
     expect(shape(r.subs)).toEqual([
-      { id: 'nunezzoe-377', lms: { system: 'canvas', userId: '377', name: 'núñezzoë', attempt: null, late: false, submittedAt: null, submissionId: '99121' }, files: ['leap.js'], error: null },
-      { id: 'obriensean-4821', lms: { system: 'canvas', userId: '4821', name: 'obrienseán', attempt: null, late: true, submittedAt: null, submissionId: '99120' }, files: ['leap.js', 'part-2.js'], error: null },
+      {
+        id: 'nunezzoe-377',
+        lms: {
+          system: 'canvas',
+          userId: '377',
+          name: 'núñezzoë',
+          attempt: null,
+          late: false,
+          submittedAt: null,
+          submissionId: '99121',
+        },
+        files: ['leap.js'],
+        error: null,
+      },
+      {
+        id: 'obriensean-4821',
+        lms: {
+          system: 'canvas',
+          userId: '4821',
+          name: 'obrienseán',
+          attempt: null,
+          late: true,
+          submittedAt: null,
+          submissionId: '99120',
+        },
+        files: ['leap.js', 'part-2.js'],
+        error: null,
+      },
     ]);
   });
 
@@ -50,31 +81,95 @@ describe('LMS download formats', () => {
     ]);
     expect(r.system).toBe('moodle');
     expect(shape(r.subs)).toEqual([
-      { id: 'sean-o-brien-1042', lms: { system: 'moodle', userId: '1042', name: "Seán O'Brien", attempt: null, late: null, submittedAt: null, submissionId: null }, files: ['leap.js', 'src/lib/util.js'], error: null },
-      { id: 'zoe-nunez-77', lms: { system: 'moodle', userId: '77', name: 'Zoë Núñez', attempt: null, late: null, submittedAt: null, submissionId: null }, files: ['leap.js'], error: null },
+      {
+        id: 'sean-o-brien-1042',
+        lms: {
+          system: 'moodle',
+          userId: '1042',
+          name: "Seán O'Brien",
+          attempt: null,
+          late: null,
+          submittedAt: null,
+          submissionId: null,
+        },
+        files: ['leap.js', 'src/lib/util.js'],
+        error: null,
+      },
+      {
+        id: 'zoe-nunez-77',
+        lms: {
+          system: 'moodle',
+          userId: '77',
+          name: 'Zoë Núñez',
+          attempt: null,
+          late: null,
+          submittedAt: null,
+          submissionId: null,
+        },
+        files: ['leap.js'],
+        error: null,
+      },
     ]);
     expect(r.subs[0]?.ignored).toEqual(["Seán O'Brien_1042_assignsubmission_onlinetext_/onlinetext.html"]);
   });
 
   const bb = (user: string, ts: string, name: string, files: string[]): ZipItem[] => [
-    { name: `Homework 1_${user}_attempt_${ts}.txt`, content: `Name: ${name} (${user})\nAssignment: Homework 1\nDate Submitted: ${ts}\nCurrent Grade: Needs Grading\n\nSubmission Field:\nThere is no student submission text data for this assignment.\n\nComments:\nThere are no student comments for this assignment.\n\nFiles:\n${files.map((f) => `\tOriginal filename: ${f}\n\tFilename: Homework 1_${user}_attempt_${ts}_${f.replace('.js', '-1.js')}\n`).join('')}` },
+    {
+      name: `Homework 1_${user}_attempt_${ts}.txt`,
+      content: `Name: ${name} (${user})\nAssignment: Homework 1\nDate Submitted: ${ts}\nCurrent Grade: Needs Grading\n\nSubmission Field:\nThere is no student submission text data for this assignment.\n\nComments:\nThere are no student comments for this assignment.\n\nFiles:\n${files.map((f) => `\tOriginal filename: ${f}\n\tFilename: Homework 1_${user}_attempt_${ts}_${f.replace('.js', '-1.js')}\n`).join('')}`,
+    },
     ...files.map((f) => ({ name: `Homework 1_${user}_attempt_${ts}_${f.replace('.js', '-1.js')}`, content: code })),
   ];
 
   it('Blackboard: attempts numbered per student, the latest kept (or all), original names from the attempt receipt', async () => {
-    const items = [...bb('j_smith', '2026-03-01-10-00-00', 'Jo Smith', ['leap.js']), ...bb('j_smith', '2026-03-02-09-30-00', 'Jo Smith', ['leap.js', 'util.js']), ...bb('obrien', '2026-03-01-23-59-59', "Seán O'Brien", ['leap.js'])];
+    const items = [
+      ...bb('j_smith', '2026-03-01-10-00-00', 'Jo Smith', ['leap.js']),
+      ...bb('j_smith', '2026-03-02-09-30-00', 'Jo Smith', ['leap.js', 'util.js']),
+      ...bb('obrien', '2026-03-01-23-59-59', "Seán O'Brien", ['leap.js']),
+    ];
     const latest = await read(items);
     expect(latest.system).toBe('blackboard');
     expect(shape(latest.subs)).toEqual([
-      { id: 'jo-smith-j-smith', lms: { system: 'blackboard', userId: 'j_smith', name: 'Jo Smith', attempt: 2, late: null, submittedAt: '2026-03-02-09-30-00', submissionId: null }, files: ['leap.js', 'util.js'], error: null },
-      { id: 'sean-o-brien-obrien', lms: { system: 'blackboard', userId: 'obrien', name: "Seán O'Brien", attempt: 1, late: null, submittedAt: '2026-03-01-23-59-59', submissionId: null }, files: ['leap.js'], error: null },
+      {
+        id: 'jo-smith-j-smith',
+        lms: {
+          system: 'blackboard',
+          userId: 'j_smith',
+          name: 'Jo Smith',
+          attempt: 2,
+          late: null,
+          submittedAt: '2026-03-02-09-30-00',
+          submissionId: null,
+        },
+        files: ['leap.js', 'util.js'],
+        error: null,
+      },
+      {
+        id: 'sean-o-brien-obrien',
+        lms: {
+          system: 'blackboard',
+          userId: 'obrien',
+          name: "Seán O'Brien",
+          attempt: 1,
+          late: null,
+          submittedAt: '2026-03-01-23-59-59',
+          submissionId: null,
+        },
+        files: ['leap.js'],
+        error: null,
+      },
     ]);
     const all = await read(items, 'blackboard', 'all');
-    expect(all.subs.map((s) => s.id)).toEqual(['jo-smith-j-smith-attempt-1', 'jo-smith-j-smith-attempt-2', 'sean-o-brien-obrien-attempt-1']);
+    expect(all.subs.map((s) => s.id)).toEqual([
+      'jo-smith-j-smith-attempt-1',
+      'jo-smith-j-smith-attempt-2',
+      'sean-o-brien-obrien-attempt-1',
+    ]);
   });
 
   it('Gradescope: submission_<id> folders named by submission_metadata.yml', async () => {
-    const meta = "submission_5001:\n  :submitters:\n  - :name: Zoë Núñez\n    :sid: 'A77'\n    :email: zoe@example.edu\n  :created_at: 2026-03-01 10:00:00.000000000 -08:00\n  :score: \nsubmission_5002:\n  :submitters:\n  - :name: Seán O'Brien\n    :sid: ''\n    :email: sean@example.edu\n  :created_at: 2026-03-01 11:00:00.000000000 -08:00\n";
+    const meta =
+      "submission_5001:\n  :submitters:\n  - :name: Zoë Núñez\n    :sid: 'A77'\n    :email: zoe@example.edu\n  :created_at: 2026-03-01 10:00:00.000000000 -08:00\n  :score: \nsubmission_5002:\n  :submitters:\n  - :name: Seán O'Brien\n    :sid: ''\n    :email: sean@example.edu\n  :created_at: 2026-03-01 11:00:00.000000000 -08:00\n";
     const r = await read([
       { name: 'assignment_9_export/submission_metadata.yml', content: meta },
       { name: 'assignment_9_export/submission_5001/leap.js', content: code },
@@ -82,44 +177,103 @@ describe('LMS download formats', () => {
     ]);
     expect(r.system).toBe('gradescope');
     expect(shape(r.subs)).toEqual([
-      { id: 'zoe-nunez-a77', lms: { system: 'gradescope', userId: 'A77', name: 'Zoë Núñez', attempt: null, late: null, submittedAt: '2026-03-01 10:00:00.000000000 -08:00', submissionId: '5001' }, files: ['leap.js'], error: null },
-      { id: 'sean-o-brien-sean-example-edu', lms: { system: 'gradescope', userId: 'sean@example.edu', name: "Seán O'Brien", attempt: null, late: null, submittedAt: '2026-03-01 11:00:00.000000000 -08:00', submissionId: '5002' }, files: ['src/leap.js'], error: null },
+      {
+        id: 'zoe-nunez-a77',
+        lms: {
+          system: 'gradescope',
+          userId: 'A77',
+          name: 'Zoë Núñez',
+          attempt: null,
+          late: null,
+          submittedAt: '2026-03-01 10:00:00.000000000 -08:00',
+          submissionId: '5001',
+        },
+        files: ['leap.js'],
+        error: null,
+      },
+      {
+        id: 'sean-o-brien-sean-example-edu',
+        lms: {
+          system: 'gradescope',
+          userId: 'sean@example.edu',
+          name: "Seán O'Brien",
+          attempt: null,
+          late: null,
+          submittedAt: '2026-03-01 11:00:00.000000000 -08:00',
+          submissionId: '5002',
+        },
+        files: ['src/leap.js'],
+        error: null,
+      },
     ]);
   });
 
   it('Gradescope metadata of another shape reads as absent: the folder names the student', async () => {
-    for (const meta of ['- just\n- a list\n', 'submission_5001: 42\n', 'submission_5001:\n  :submitters: oops\n', 'submission_5001:\n  :submitters: [null, 3]\n']) {
-      const r = await read([{ name: 'submission_metadata.yml', content: meta }, { name: 'submission_5001/leap.js', content: code }]);
+    for (const meta of [
+      '- just\n- a list\n',
+      'submission_5001: 42\n',
+      'submission_5001:\n  :submitters: oops\n',
+      'submission_5001:\n  :submitters: [null, 3]\n',
+    ]) {
+      const r = await read([
+        { name: 'submission_metadata.yml', content: meta },
+        { name: 'submission_5001/leap.js', content: code },
+      ]);
       expect(r.subs.map((s) => [s.id, s.lms.userId, s.lms.name])).toEqual([['submission-5001', 'submission_5001', '']]);
     }
   });
 
   it('with --from named, entries its naming does not explain are listed, not guessed at', async () => {
-    const r = await read([{ name: 'obrien_4821_1_leap.js', content: code }, { name: 'README.txt', content: 'x' }], 'canvas');
+    const r = await read(
+      [
+        { name: 'obrien_4821_1_leap.js', content: code },
+        { name: 'README.txt', content: 'x' },
+      ],
+      'canvas',
+    );
     expect([r.unmatched, r.subs.map((s) => s.id)]).toEqual([['README.txt'], ['obrien-4821']]);
-    await expect(read([{ name: 'obrien_4821_1_leap.js', content: code }, { name: 'README.txt', content: 'x' }])).rejects.toMatchObject({ code: 'ARCHIVE_INVALID' });
+    await expect(
+      read([
+        { name: 'obrien_4821_1_leap.js', content: code },
+        { name: 'README.txt', content: 'x' },
+      ]),
+    ).rejects.toMatchObject({ code: 'ARCHIVE_INVALID' });
   });
 
   it('a download in another format than --from names is refused, saying what it looked like', async () => {
-    await expect(read([{ name: 'obrien_1_2_leap.js', content: code }], 'moodle')).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: expect.stringContaining('dl.zip: not a moodle download (1 entries, e.g. "obrien_1_2_leap.js")') });
+    await expect(read([{ name: 'obrien_1_2_leap.js', content: code }], 'moodle')).rejects.toMatchObject({
+      code: 'ARCHIVE_INVALID',
+      message: expect.stringContaining('dl.zip: not a moodle download (1 entries, e.g. "obrien_1_2_leap.js")'),
+    });
   });
 });
 
 describe('hostile zips', () => {
   it('an entry escaping the archive refuses the whole archive', async () => {
     const zip = renameEntry(await buildZip([{ name: 'aa/evil.js', content: code }]), 'aa/evil.js', '../evil.js');
-    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: invalid relative path: ../evil.js' });
+    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({
+      code: 'ARCHIVE_INVALID',
+      message: 'dl.zip: invalid relative path: ../evil.js',
+    });
   });
 
   it('a zip bomb stops at the byte limit while inflating', async () => {
     const zip = await buildZip([{ name: 'a_1_2_leap.js', content: Buffer.alloc(4 * 1024 * 1024, 0x20) }]);
     expect(zip.length).toBeLessThan(64 * 1024);
-    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: `dl.zip: entry "a_1_2_leap.js" claims ${4 * 1024 * 1024} bytes (limit ${1024 * 1024})` });
+    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({
+      code: 'ARCHIVE_INVALID',
+      message: `dl.zip: entry "a_1_2_leap.js" claims ${4 * 1024 * 1024} bytes (limit ${1024 * 1024})`,
+    });
   });
 
   it('entries each under the limit stop at the total byte limit as they inflate', async () => {
-    const zip = await buildZip(Array.from({ length: 3 }, (_, i) => ({ name: `a_1_2_f${i}.js`, content: Buffer.alloc(400 * 1024, 0x20) })));
-    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: entry "a_1_2_f2.js" inflates past the archive\'s byte limit' });
+    const zip = await buildZip(
+      Array.from({ length: 3 }, (_, i) => ({ name: `a_1_2_f${i}.js`, content: Buffer.alloc(400 * 1024, 0x20) })),
+    );
+    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({
+      code: 'ARCHIVE_INVALID',
+      message: 'dl.zip: entry "a_1_2_f2.js" inflates past the archive\'s byte limit',
+    });
   });
 
   it('an entry whose header understates its size stops at the limit all the same', async () => {
@@ -128,12 +282,18 @@ describe('hostile zips', () => {
     const cd = small.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     const lying = Buffer.from(small);
     lying.writeUInt32LE(10, cd + 24);
-    await expect(readZip(lying, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: entry "a_1_2_leap.js" inflates past the archive\'s byte limit' });
+    await expect(readZip(lying, 'dl.zip', LIMITS)).rejects.toMatchObject({
+      code: 'ARCHIVE_INVALID',
+      message: 'dl.zip: entry "a_1_2_leap.js" inflates past the archive\'s byte limit',
+    });
   });
 
   it('more entries than the limit refuse the archive', async () => {
     const zip = await buildZip(Array.from({ length: 101 }, (_, i) => ({ name: `f${i}.js`, content: '1' })));
-    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({ code: 'ARCHIVE_INVALID', message: 'dl.zip: more than 100 entries' });
+    await expect(readZip(zip, 'dl.zip', LIMITS)).rejects.toMatchObject({
+      code: 'ARCHIVE_INVALID',
+      message: 'dl.zip: more than 100 entries',
+    });
   });
 
   it("a symbolic link rejects its student's submission only", async () => {
@@ -143,7 +303,13 @@ describe('hostile zips', () => {
     ]);
     expect(r.subs.map((s) => [s.id, s.error])).toEqual([
       ['nunez-377', null],
-      ['obrien-4821', { code: 'INTAKE_SYMLINK', message: 'submission "obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)' }],
+      [
+        'obrien-4821',
+        {
+          code: 'INTAKE_SYMLINK',
+          message: 'submission "obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
+        },
+      ],
     ]);
   });
 });
@@ -165,29 +331,91 @@ describe('unpacked downloads (a folder)', () => {
     ]);
     const { format, entries: root } = resolveFormat(entries, 'auto', dir);
     const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest');
-    expect(subs.map((s) => [s.id, s.error?.code ?? null])).toEqual([['sean-o-brien-1042', null], ['ana-lee-5', 'INTAKE_SPECIAL_FILE'], ['zoe-nunez-77', 'INTAKE_SYMLINK']]);
+    expect(subs.map((s) => [s.id, s.error?.code ?? null])).toEqual([
+      ['sean-o-brien-1042', null],
+      ['ana-lee-5', 'INTAKE_SPECIAL_FILE'],
+      ['zoe-nunez-77', 'INTAKE_SYMLINK'],
+    ]);
   });
 });
 
 describe('import files', () => {
-  const report = (id: string, final: number, lms: Report['submission']['lms'], status: Report['status'] = 'graded'): Report =>
-    ({ status, submission: { id, sha256: '', files: [], ignored: [], lms }, rubric: { title: 'Leap year' }, tests: [], flags: [], errors: [], evidence: { hash: 'sha256:x' }, scores: { final, basis: 'tests' } }) as unknown as Report;
-  const sean = { system: 'moodle', userId: '1042', name: "Seán O'Brien", attempt: null, late: null, submittedAt: null, submissionId: null } as const;
+  const report = (
+    id: string,
+    final: number,
+    lms: Report['submission']['lms'],
+    status: Report['status'] = 'graded',
+  ): Report =>
+    ({
+      status,
+      submission: { id, sha256: '', files: [], ignored: [], lms },
+      rubric: { title: 'Leap year' },
+      tests: [],
+      flags: [],
+      errors: [],
+      evidence: { hash: 'sha256:x' },
+      scores: { final, basis: 'tests' },
+    }) as unknown as Report;
+  const sean = {
+    system: 'moodle',
+    userId: '1042',
+    name: "Seán O'Brien",
+    attempt: null,
+    late: null,
+    submittedAt: null,
+    submissionId: null,
+  } as const;
 
   it('several attempts of one student make one row, from the latest attempt', () => {
-    const bb = (attempt: number) => ({ system: 'blackboard', userId: 'obrien', name: "Seán O'Brien", attempt, late: null, submittedAt: null, submissionId: null }) as const;
+    const bb = (attempt: number) =>
+      ({
+        system: 'blackboard',
+        userId: 'obrien',
+        name: "Seán O'Brien",
+        attempt,
+        late: null,
+        submittedAt: null,
+        submissionId: null,
+      }) as const;
     const rows = gradebookRows([report('s-attempt-2', 9, bb(2)), report('s-attempt-1', 4, bb(1))], null, 10);
-    expect(rows.map((r) => [r.userId, r.submission, r.points, r.status])).toEqual([['obrien', 's-attempt-2', 9, 'graded']]);
+    expect(rows.map((r) => [r.userId, r.submission, r.points, r.status])).toEqual([
+      ['obrien', 's-attempt-2', 9, 'graded'],
+    ]);
   });
 
   it('scale to --max-points, one row per student, roster names and "missing" rows; formulas neutralised', () => {
-    const roster = parseRoster('Identifier,Full name,Email address\r\nParticipant 1042,"O\'Brien, Seán",sean@x.edu\r\nParticipant 55,"=HYPERLINK(""x"")",p@x.edu\r\n', 'roster.csv');
+    const roster = parseRoster(
+      'Identifier,Full name,Email address\r\nParticipant 1042,"O\'Brien, Seán",sean@x.edu\r\nParticipant 55,"=HYPERLINK(""x"")",p@x.edu\r\n',
+      'roster.csv',
+    );
     const rows = gradebookRows([report('sean-o-brien-1042', 7.25, sean)], roster, 20);
     const csv = GRADEBOOK_WRITERS.moodle.write({ title: 'Leap year', maxPoints: 20, rows });
     expect(parseCsv(csv)).toEqual([
-      ['Identifier', 'Full name', 'Email address', 'Status', 'Grade', 'Maximum Grade', 'Grade can be changed', 'Last modified (submission)', 'Last modified (grade)', 'Feedback comments'],
+      [
+        'Identifier',
+        'Full name',
+        'Email address',
+        'Status',
+        'Grade',
+        'Maximum Grade',
+        'Grade can be changed',
+        'Last modified (submission)',
+        'Last modified (grade)',
+        'Feedback comments',
+      ],
       ['Participant 55', '\'=HYPERLINK("x")', 'p@x.edu', 'No submission', '', '20', 'Yes', '', '', 'No submission.'],
-      ['Participant 1042', "O'Brien, Seán", 'sean@x.edu', 'Submitted for grading', '14.5', '20', 'Yes', '', '', '14.5/20: 0 of 0 hidden tests passed.\ntests\nEvidence sha256:x.'],
+      [
+        'Participant 1042',
+        "O'Brien, Seán",
+        'sean@x.edu',
+        'Submitted for grading',
+        '14.5',
+        '20',
+        'Yes',
+        '',
+        '',
+        '14.5/20: 0 of 0 hidden tests passed.\ntests\nEvidence sha256:x.',
+      ],
     ]);
   });
 });

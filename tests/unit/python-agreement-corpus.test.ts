@@ -11,21 +11,40 @@ const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'python-agreemen
 const OUTCOMES = ['passed', 'failed', 'error', 'skipped'] as const;
 
 type Outcome = (typeof OUTCOMES)[number];
-interface TestResult { outcome: Outcome; message: string }
-interface Run { collectErrors: { file: string; message: string }[]; tests: Record<string, TestResult> }
+interface TestResult {
+  outcome: Outcome;
+  message: string;
+}
+interface Run {
+  collectErrors: { file: string; message: string }[];
+  tests: Record<string, TestResult>;
+}
 
 const raw = readFileSync(join(DIR, 'expected.json'), 'utf8');
 const expected = JSON.parse(raw) as Record<string, Run>;
-const exercises = readdirSync(DIR).filter((d) => existsSync(join(DIR, d, 'solutions'))).sort();
+const exercises = readdirSync(DIR)
+  .filter((d) => existsSync(join(DIR, d, 'solutions')))
+  .sort();
 const variantsOf = (slug: string): string[] => readdirSync(join(DIR, slug, 'solutions')).sort();
 const source = (slug: string, file: string): string => readFileSync(join(DIR, slug, file), 'utf8');
-const testFiles = (slug: string): string[] => readdirSync(join(DIR, slug)).filter((f) => f.endsWith('.py')).sort();
+const testFiles = (slug: string): string[] =>
+  readdirSync(join(DIR, slug))
+    .filter((f) => f.endsWith('.py'))
+    .sort();
 const results = (): [string, TestResult][] => Object.values(expected).flatMap((r) => Object.entries(r.tests));
 
 /** JSON with every object's keys sorted, two-space indent: what record.py writes (json.dumps sort_keys, indent=2). */
 function sortedJson(value: unknown): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return `${JSON.stringify(sort(value), null, 2)}\n`;
 }
 
@@ -34,12 +53,16 @@ describe('Python agreement corpus', () => {
     expect(exercises.length).toBeGreaterThanOrEqual(12);
     for (const slug of exercises) {
       expect(testFiles(slug), slug).toContain(`${slug}_test.py`);
-      expect(testFiles(slug).every((f) => f === `${slug}_test.py` || f === 'conftest.py'), slug).toBe(true);
+      expect(
+        testFiles(slug).every((f) => f === `${slug}_test.py` || f === 'conftest.py'),
+        slug,
+      ).toBe(true);
       const variants = variantsOf(slug);
       expect(variants, slug).toContain('reference');
       expect(variants.length - 1, slug).toBeGreaterThanOrEqual(3);
       expect(variants.length - 1, slug).toBeLessThanOrEqual(5);
-      for (const v of variants) expect(readdirSync(join(DIR, slug, 'solutions', v)), `${slug}/${v}`).toEqual([`${slug}.py`]);
+      for (const v of variants)
+        expect(readdirSync(join(DIR, slug, 'solutions', v)), `${slug}/${v}`).toEqual([`${slug}.py`]);
     }
   });
 
@@ -58,7 +81,9 @@ describe('Python agreement corpus', () => {
       const entries = Object.entries(run.tests);
       expect(run.collectErrors, slug).toEqual([]);
       expect(entries.filter(([, t]) => t.outcome === 'passed').length, slug).toBeGreaterThan(0);
-      const tests = testFiles(slug).map((f) => source(slug, f)).join('\n');
+      const tests = testFiles(slug)
+        .map((f) => source(slug, f))
+        .join('\n');
       for (const [id, t] of entries) {
         if (t.outcome === 'skipped') expect(tests, `${slug}: ${id}`).toContain(`"${t.message}"`);
         else expect(t, `${slug}: ${id}`).toEqual({ outcome: 'passed', message: '' });
@@ -70,10 +95,17 @@ describe('Python agreement corpus', () => {
     for (const slug of exercises) {
       const file = `${slug}_test.py`;
       const ids = Object.keys((expected[`${slug}/reference`] as Run).tests);
-      expect(ids.every((id) => id.startsWith(`${file}::`)), slug).toBe(true);
+      expect(
+        ids.every((id) => id.startsWith(`${file}::`)),
+        slug,
+      ).toBe(true);
       const defined = [...source(slug, file).matchAll(/^\s*def (test_\w+)\(/gm)].map((m) => m[1] as string);
       expect(defined.length, slug).toBeGreaterThan(0);
-      for (const name of defined) expect(ids.some((id) => id.endsWith(`::${name}`) || id.includes(`::${name}[`)), `${slug}: ${name}`).toBe(true);
+      for (const name of defined)
+        expect(
+          ids.some((id) => id.endsWith(`::${name}`) || id.includes(`::${name}[`)),
+          `${slug}: ${name}`,
+        ).toBe(true);
     }
   });
 
@@ -84,12 +116,18 @@ describe('Python agreement corpus', () => {
         const run = expected[`${slug}/${v}`] as Run;
         if (run.collectErrors.length > 0) {
           // pytest stops at a collection error: the file's tests are not run, so none is recorded.
-          expect(run.collectErrors.map((e) => e.file), `${slug}/${v}`).toEqual([`${slug}_test.py`]);
+          expect(
+            run.collectErrors.map((e) => e.file),
+            `${slug}/${v}`,
+          ).toEqual([`${slug}_test.py`]);
           expect(run.tests, `${slug}/${v}`).toEqual({});
           continue;
         }
         expect(Object.keys(run.tests).sort(), `${slug}/${v}`).toEqual(reference);
-        expect(Object.values(run.tests).some((t) => t.outcome === 'failed' || t.outcome === 'error'), `${slug}/${v}`).toBe(true);
+        expect(
+          Object.values(run.tests).some((t) => t.outcome === 'failed' || t.outcome === 'error'),
+          `${slug}/${v}`,
+        ).toBe(true);
       }
     }
   });
@@ -99,11 +137,15 @@ describe('Python agreement corpus', () => {
       expect(OUTCOMES, id).toContain(t.outcome);
       expect(t.message === '', id).toBe(t.outcome === 'passed');
     }
-    for (const e of Object.values(expected).flatMap((r) => r.collectErrors)) expect(e.message, e.file).toMatch(/^[\w.]+(Error|Exception|error): /);
+    for (const e of Object.values(expected).flatMap((r) => r.collectErrors))
+      expect(e.message, e.file).toMatch(/^[\w.]+(Error|Exception|error): /);
   });
 
   it('normalises memory addresses and the run directory out of every message', () => {
-    const messages = [...results().map(([, t]) => t.message), ...Object.values(expected).flatMap((r) => r.collectErrors.map((e) => e.message))];
+    const messages = [
+      ...results().map(([, t]) => t.message),
+      ...Object.values(expected).flatMap((r) => r.collectErrors.map((e) => e.message)),
+    ];
     const leaks = messages.filter((m) => /0x[0-9a-fA-F]+/.test(m) || /\/tmp\/|pyagree-/.test(m));
     expect(leaks).toEqual([]);
     // The normalised forms do occur, so the normalisation is exercised, not vacuous.

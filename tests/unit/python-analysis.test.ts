@@ -8,7 +8,8 @@ import { ruffLevel, ruffSelect } from '../../src/domain/ruff.js';
 import { measurePython } from '../../src/stages/python-metrics.js';
 
 const spec = (rules: Record<string, string> = {}, globals: string[] = []) => LintSpecSchema.parse({ rules, globals });
-const rules = (code: string, s = spec()) => lintPython(code, s).map((m) => `${m.rule}:${m.severity}:${m.line}:${m.column}`);
+const rules = (code: string, s = spec()) =>
+  lintPython(code, s).map((m) => `${m.rule}:${m.severity}:${m.line}:${m.column}`);
 
 function metrics(code: string) {
   const tree = parsePython(code);
@@ -25,7 +26,8 @@ beforeAll(async () => {
 });
 
 describe('ruff findings', () => {
-  const CODE = 'import os\nimport sys  # noqa: F401\n\n\ndef f(x, acc=[]):  # noqa\n    if x == None:  # ruff: noqa\n        return undefined_name  # type: ignore\n    try:\n        l = 1\n    except:\n        pass\n    return acc\n';
+  const CODE =
+    'import os\nimport sys  # noqa: F401\n\n\ndef f(x, acc=[]):  # noqa\n    if x == None:  # ruff: noqa\n        return undefined_name  # type: ignore\n    try:\n        l = 1\n    except:\n        pass\n    return acc\n';
 
   it('grades correctness as errors and taste as warnings, and no noqa comment silences anything', () => {
     expect(rules(CODE)).toEqual([
@@ -41,20 +43,30 @@ describe('ruff findings', () => {
   });
 
   it('takes rubric selectors, full codes and prefixes, the longest match deciding', () => {
-    expect(rules(CODE, spec({ F4: 'off', E7: 'off', E711: 'warn', B006: 'off' }))).toEqual(['ruff/E711:warning:6:13', 'ruff/F821:error:7:16', 'ruff/F841:warning:9:9']);
+    expect(rules(CODE, spec({ F4: 'off', E7: 'off', E711: 'warn', B006: 'off' }))).toEqual([
+      'ruff/E711:warning:6:13',
+      'ruff/F821:error:7:16',
+      'ruff/F841:warning:9:9',
+    ]);
     expect(ruffLevel('E712', spec({ E7: 'error' }))).toBe('error');
     expect(ruffLevel('E501', spec())).toBe('off');
     expect(ruffSelect(spec({ E501: 'warn', F: 'off' }))).toContain('E501');
   });
 
-  it('knows the rubric\'s extra builtins', () => {
+  it("knows the rubric's extra builtins", () => {
     expect(rules('print(grader_helper)\n')).toEqual(['ruff/F821:error:1:7']);
     expect(rules('print(grader_helper)\n', spec({}, ['grader_helper']))).toEqual([]);
   });
 
   it('reports a file that does not parse as one parse-error, and syntax newer than Python 3.11 as not parsing', () => {
     expect(lintPython('def f(:\n    return (\n', spec())).toEqual([
-      { rule: 'parse-error', severity: 'error', line: 1, column: 7, message: 'Expected a parameter or the end of the parameter list' },
+      {
+        rule: 'parse-error',
+        severity: 'error',
+        line: 1,
+        column: 7,
+        message: 'Expected a parameter or the end of the parameter list',
+      },
     ]);
     expect(rules('def first[T](xs: list[T]) -> T:\n    return xs[0]\n')).toEqual(['parse-error:error:1:10']);
   });
@@ -93,7 +105,7 @@ describe('complexity as radon counts it', () => {
     expect(cc(code)).toEqual({ grade: 17 }); // radon 5.1 says 17
   });
 
-  it('counts match cases as radon 6 does, a lambda\'s decisions for its function, a closure apart, methods by class', () => {
+  it("counts match cases as radon 6 does, a lambda's decisions for its function, a closure apart, methods by class", () => {
     const code = [
       'class Shape:',
       '    def area(self, kind):',
@@ -134,15 +146,44 @@ describe('loop nesting, recursion, size and parameters', () => {
     const m = metrics(code);
     expect(m.functions).toEqual([
       { name: 'fact', line: 1, endLine: 2, cyclomatic: 2, maxLoopNesting: 0, recursive: true, lines: 2, params: 1 },
-      { name: 'Tree.depth', line: 6, endLine: 10, cyclomatic: 6, maxLoopNesting: 4, recursive: true, lines: 5, params: 5 },
-      { name: 'Tree.other', line: 12, endLine: 13, cyclomatic: 1, maxLoopNesting: 0, recursive: false, lines: 2, params: 1 },
+      {
+        name: 'Tree.depth',
+        line: 6,
+        endLine: 10,
+        cyclomatic: 6,
+        maxLoopNesting: 4,
+        recursive: true,
+        lines: 5,
+        params: 5,
+      },
+      {
+        name: 'Tree.other',
+        line: 12,
+        endLine: 13,
+        cyclomatic: 1,
+        maxLoopNesting: 0,
+        recursive: false,
+        lines: 2,
+        params: 1,
+      },
     ]);
     expect([m.loc, m.maxLoopNesting, m.maxCyclomatic]).toEqual([10, 4, 6]);
   });
 
   it('lists module-level code that makes decisions as <module>, and leaves docstrings and comments out of LOC', () => {
     const m = metrics('"""Doc."""\n# note\nimport sys\n\nif len(sys.argv) > 1:\n    print(sys.argv[1])\n');
-    expect(m.functions).toEqual([{ name: '<module>', line: 1, endLine: 6, cyclomatic: 2, maxLoopNesting: 0, recursive: false, lines: 6, params: 0 }]);
+    expect(m.functions).toEqual([
+      {
+        name: '<module>',
+        line: 1,
+        endLine: 6,
+        cyclomatic: 2,
+        maxLoopNesting: 0,
+        recursive: false,
+        lines: 6,
+        params: 0,
+      },
+    ]);
     expect(m.loc).toBe(3);
   });
 });
@@ -184,6 +225,8 @@ describe('policy findings, through import aliases', () => {
   });
 
   it('resolves names a star import brings in', () => {
-    expect(metrics('from os import *\nsystem("ls")\n').policy.map((p) => p.message)).toEqual(['calls os.system() (as system)']);
+    expect(metrics('from os import *\nsystem("ls")\n').policy.map((p) => p.message)).toEqual([
+      'calls os.system() (as system)',
+    ]);
   });
 });

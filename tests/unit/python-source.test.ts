@@ -4,10 +4,29 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pythonCodeBytes, pythonCodeLines, pythonTrivia, silenceComments, stripPython } from '../../src/stages/python-source.js';
+import {
+  pythonCodeBytes,
+  pythonCodeLines,
+  pythonTrivia,
+  silenceComments,
+  stripPython,
+} from '../../src/stages/python-source.js';
 import { ROOT } from '../helpers.js';
 
-const STDLIB = ['textwrap.py', 'argparse.py', 'tokenize.py', 'dataclasses.py', 'difflib.py', 'fractions.py', 'string.py', 'json/decoder.py', 'email/_header_value_parser.py', 'typing.py', 'inspect.py', 'pydoc.py'].map((f) => `/usr/lib/python3.11/${f}`);
+const STDLIB = [
+  'textwrap.py',
+  'argparse.py',
+  'tokenize.py',
+  'dataclasses.py',
+  'difflib.py',
+  'fractions.py',
+  'string.py',
+  'json/decoder.py',
+  'email/_header_value_parser.py',
+  'typing.py',
+  'inspect.py',
+  'pydoc.py',
+].map((f) => `/usr/lib/python3.11/${f}`);
 const CORPUS = join(ROOT, 'tests', 'python-agreement');
 
 function corpusFiles(): string[] {
@@ -24,11 +43,19 @@ function corpusFiles(): string[] {
 }
 
 describe('stripPython agrees with CPython tokenize + ast', () => {
-  it.each([['stdlib', STDLIB], ['corpus', corpusFiles()]])('%s files', (_name, files) => {
+  it.each([
+    ['stdlib', STDLIB],
+    ['corpus', corpusFiles()],
+  ])('%s files', (_name, files) => {
     const ref = JSON.parse(
-      execFileSync('/usr/bin/python3', [join(ROOT, 'tests', 'fixtures', 'python-strip-reference.py'), ...files], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+      execFileSync('/usr/bin/python3', [join(ROOT, 'tests', 'fixtures', 'python-strip-reference.py'), ...files], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      }),
     ) as Record<string, { source: string; stripped: string }>;
-    const differing = Object.entries(ref).filter(([, r]) => stripPython(r.source) !== r.stripped).map(([f]) => f);
+    const differing = Object.entries(ref)
+      .filter(([, r]) => stripPython(r.source) !== r.stripped)
+      .map(([f]) => f);
     expect(differing).toEqual([]);
     expect(Object.keys(ref).length).toBe(files.length);
   });
@@ -40,7 +67,7 @@ describe('strings are not comments', () => {
       'def f(x):',
       '    """Doc # not a comment',
       '    still the docstring: \'\'\' and " inside"""',
-      "    s = '#' + \"# also\"  # a comment",
+      '    s = \'#\' + "# also"  # a comment',
       "    t = f'{x!r:#>10}' + rb'\\'#'",
       "    u = '''a # b",
       "''' # tail",
@@ -71,7 +98,9 @@ describe('silenceComments (what ruff sees)', () => {
   it('keeps each comment its length and its #, and no noqa survives', () => {
     const code = 'import os  # noqa: F401\nx = "# noqa"  # ruff: noqa\n';
     const out = silenceComments(code);
-    expect(out).toBe(`import os  #${'_'.repeat('# noqa: F401'.length - 1)}\nx = "# noqa"  #${'_'.repeat('# ruff: noqa'.length - 1)}\n`);
+    expect(out).toBe(
+      `import os  #${'_'.repeat('# noqa: F401'.length - 1)}\nx = "# noqa"  #${'_'.repeat('# ruff: noqa'.length - 1)}\n`,
+    );
     expect(out.length).toBe(code.length);
   });
 });

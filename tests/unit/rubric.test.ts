@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
 
-function rubricDir(yaml: string, tests: Record<string, string> = { 'tests/a.test.js': "test('x', () => {});" }): string {
+function rubricDir(
+  yaml: string,
+  tests: Record<string, string> = { 'tests/a.test.js': "test('x', () => {});" },
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-rubric-'));
   for (const [p, c] of Object.entries(tests)) {
     mkdirSync(join(dir, p, '..'), { recursive: true });
@@ -13,7 +16,8 @@ function rubricDir(yaml: string, tests: Record<string, string> = { 'tests/a.test
   writeFileSync(join(dir, 'rubric.yaml'), yaml);
   return join(dir, 'rubric.yaml');
 }
-const BASE = 'id: demo\ntitle: Demo\nlanguage: javascript\nstatement: Do it.\nentry: ./demo\ntests: [tests/a.test.js]\n';
+const BASE =
+  'id: demo\ntitle: Demo\nlanguage: javascript\nstatement: Do it.\nentry: ./demo\ntests: [tests/a.test.js]\n';
 const error = async (path: string): Promise<{ code: string; message: string }> => {
   try {
     await loadRubric(path);
@@ -34,14 +38,38 @@ describe('rubric loading', () => {
   });
 
   it.each([
-    ['a wrong type', `${BASE}limits:\n  timeout_ms: soon\n`, 'limits.timeout_ms: Invalid input: expected number, received string'],
+    [
+      'a wrong type',
+      `${BASE}limits:\n  timeout_ms: soon\n`,
+      'limits.timeout_ms: Invalid input: expected number, received string',
+    ],
     ['an unknown key', `${BASE}colour: blue\n`, '(top level): Unrecognized key: "colour"'],
-    ['criteria not summing to 1', `${BASE}criteria: { correctness: 0.5, edge_cases: 0.2, style: 0.1, complexity: 0.1 }\n`, 'criteria: criteria weights must sum to 1, and these sum to 0.9 (0.5 + 0.2 + 0.1 + 0.1)'],
-    ['blend not summing to 1', `${BASE}blend: { deterministic: 0.7, llm: 0.4 }\n`, 'blend: blend.deterministic + blend.llm must equal 1, and 0.7 + 0.4 = 1.1'],
-    ['a mistyped key (did you mean)', `${BASE}qualty: gated\n`, '(top level): Unrecognized key: "qualty" (did you mean "qualty" → "quality"?)'],
-    ['a mistyped nested key', `${BASE}limits: { timout_ms: 5000 }\n`, 'limits: Unrecognized key: "timout_ms" (did you mean "timout_ms" → "timeout_ms"?)'],
+    [
+      'criteria not summing to 1',
+      `${BASE}criteria: { correctness: 0.5, edge_cases: 0.2, style: 0.1, complexity: 0.1 }\n`,
+      'criteria: criteria weights must sum to 1, and these sum to 0.9 (0.5 + 0.2 + 0.1 + 0.1)',
+    ],
+    [
+      'blend not summing to 1',
+      `${BASE}blend: { deterministic: 0.7, llm: 0.4 }\n`,
+      'blend: blend.deterministic + blend.llm must equal 1, and 0.7 + 0.4 = 1.1',
+    ],
+    [
+      'a mistyped key (did you mean)',
+      `${BASE}qualty: gated\n`,
+      '(top level): Unrecognized key: "qualty" (did you mean "qualty" → "quality"?)',
+    ],
+    [
+      'a mistyped nested key',
+      `${BASE}limits: { timout_ms: 5000 }\n`,
+      'limits: Unrecognized key: "timout_ms" (did you mean "timout_ms" → "timeout_ms"?)',
+    ],
     ['a bad entry', BASE.replace('./demo', 'demo.js'), 'entry: a sibling module such as "./leap" or "./leap.js"'],
-    ['a test path escaping the rubric', BASE.replace('[tests/a.test.js]', '[../x.js]'), 'tests.0: must be a relative path without ".."'],
+    [
+      'a test path escaping the rubric',
+      BASE.replace('[tests/a.test.js]', '[../x.js]'),
+      'tests.0: must be a relative path without ".."',
+    ],
     ['YAML syntax', `${BASE}weights: [unclosed\n`, 'rubric.yaml: YAML:'],
     ['a missing test file', BASE.replace('tests/a.test.js', 'tests/missing.test.js'), 'tests.0 '],
     ['an unsupported language', BASE.replace('javascript', 'ruby'), 'language'],
@@ -54,7 +82,10 @@ describe('rubric loading', () => {
 
   describe('Python lint selectors', () => {
     const PY = 'id: py\ntitle: Py\nlanguage: python\nstatement: Do it.\nentry: ./demo\ntests: [tests/demo_test.py]\n';
-    const py = (lint: string): string => rubricDir(`${PY}lint:\n  rules: ${lint}\n`, { 'tests/demo_test.py': 'from demo import f\n\ndef test_f():\n    assert f() == 1\n' });
+    const py = (lint: string): string =>
+      rubricDir(`${PY}lint:\n  rules: ${lint}\n`, {
+        'tests/demo_test.py': 'from demo import f\n\ndef test_f():\n    assert f() == 1\n',
+      });
 
     it('accepts ruff codes and prefixes', async () => {
       const r = await loadRubric(py("{ E711: warn, E7: 'off', F: error, PLR0913: ['off'] }"));

@@ -30,11 +30,31 @@ const parsedCases: Array<[string, string, string]> = [
   ['line comment', 'const a = 1; // note\nconst b = 2;\n', 'const a = 1;        \nconst b = 2;\n'],
   ['line comment at EOF without newline', 'a();\n// the end', 'a();\n          '],
   ['block comment across lines keeps the line breaks', 'a /* one\n two */ b;\n', 'a       \n        b;\n'],
-  ['JSDoc block', '/**\n * Adds.\n */\nfunction add(a, b) { return a + b; }\n', '   \n        \n   \nfunction add(a, b) { return a + b; }\n'],
-  ['comment markers inside strings stay', 'const u = "http://x/*y*/"; // c\nconst v = \'//\';\n', 'const u = "http://x/*y*/";     \nconst v = \'//\';\n'],
-  ['template text keeps its markers; comments inside ${} go', 'const t = `a // b ${x /* c */} /* d */`;\n', 'const t = `a // b ${x        } /* d */`;\n'],
-  ['nested templates with comments inside ${}', 'const t = `a${`b${c /* in */}` // line\n}`;\n', 'const t = `a${`b${c         }`        \n}`;\n'],
-  ['regex literals stay', 'const r = /\\/\\/|\\/\\*/g; // c\nconst s = /[/*]/.test(x);\n', 'const r = /\\/\\/|\\/\\*/g;     \nconst s = /[/*]/.test(x);\n'],
+  [
+    'JSDoc block',
+    '/**\n * Adds.\n */\nfunction add(a, b) { return a + b; }\n',
+    '   \n        \n   \nfunction add(a, b) { return a + b; }\n',
+  ],
+  [
+    'comment markers inside strings stay',
+    'const u = "http://x/*y*/"; // c\nconst v = \'//\';\n',
+    'const u = "http://x/*y*/";     \nconst v = \'//\';\n',
+  ],
+  [
+    'template text keeps its markers; comments inside ${} go',
+    'const t = `a // b ${x /* c */} /* d */`;\n',
+    'const t = `a // b ${x        } /* d */`;\n',
+  ],
+  [
+    'nested templates with comments inside ${}',
+    'const t = `a${`b${c /* in */}` // line\n}`;\n',
+    'const t = `a${`b${c         }`        \n}`;\n',
+  ],
+  [
+    'regex literals stay',
+    'const r = /\\/\\/|\\/\\*/g; // c\nconst s = /[/*]/.test(x);\n',
+    'const r = /\\/\\/|\\/\\*/g;     \nconst s = /[/*]/.test(x);\n',
+  ],
   ['division is not a regex', 'const q = a / b / c; /* d */\n', 'const q = a / b / c;        \n'],
   ['hashbang is blanked', '#!/usr/bin/env node\nmain(); // go\n', '                   \nmain();      \n'],
   ['CRLF stays', 'a(); // x\r\n/* y */ b();\r\n', 'a();     \r\n        b();\r\n'],
@@ -43,11 +63,27 @@ const parsedCases: Array<[string, string, string]> = [
 
 const brokenCases: Array<[string, string, string]> = [
   ['unterminated block comment runs to EOF', 'a();\n/* never closed\nb();', 'a();\n               \n    '],
-  ['syntax error elsewhere', 'let x = ; // bad\nconst s = \'/* no */\'; /* c */\n', 'let x = ;       \nconst s = \'/* no */\';        \n'],
+  [
+    'syntax error elsewhere',
+    "let x = ; // bad\nconst s = '/* no */'; /* c */\n",
+    "let x = ;       \nconst s = '/* no */';        \n",
+  ],
   ['strings with escapes', 'x = "a\\"//b"; y = \'c\\\'/*d\'; // e\n}', 'x = "a\\"//b"; y = \'c\\\'/*d\';     \n}'],
-  ['nested templates with comments inside ${}', 'x = `a${ `b${ y /* c */ }` } // not ${z} ${ {k: 1} /* e */ }` // f\n}', 'x = `a${ `b${ y         }` } // not ${z} ${ {k: 1}         }`     \n}'],
-  ['regex after return, `(`, `=` and `}`', 'function f() { return /\\/*x/.test(s) } /[/]/.exec(t); q = (/a/); // c\n}', 'function f() { return /\\/*x/.test(s) } /[/]/.exec(t); q = (/a/);     \n}'],
-  ['division after `)`, `]`, a value and `++`', 'x = (a) / b; y = c[0] / 2; z = i++ / 2; w = 3 / 4 // c\n}', 'x = (a) / b; y = c[0] / 2; z = i++ / 2; w = 3 / 4     \n}'],
+  [
+    'nested templates with comments inside ${}',
+    'x = `a${ `b${ y /* c */ }` } // not ${z} ${ {k: 1} /* e */ }` // f\n}',
+    'x = `a${ `b${ y         }` } // not ${z} ${ {k: 1}         }`     \n}',
+  ],
+  [
+    'regex after return, `(`, `=` and `}`',
+    'function f() { return /\\/*x/.test(s) } /[/]/.exec(t); q = (/a/); // c\n}',
+    'function f() { return /\\/*x/.test(s) } /[/]/.exec(t); q = (/a/);     \n}',
+  ],
+  [
+    'division after `)`, `]`, a value and `++`',
+    'x = (a) / b; y = c[0] / 2; z = i++ / 2; w = 3 / 4 // c\n}',
+    'x = (a) / b; y = c[0] / 2; z = i++ / 2; w = 3 / 4     \n}',
+  ],
   ['a misjudged regex stops at its line end', 'x = {} / 2 /* c */;\ny(); // d\n}', 'x = {} / 2 /* c */;\ny();     \n}'],
   ['unterminated string stops at its line', 'x = "abc\ny(); // c\n', 'x = "abc\ny();     \n'],
   ['unterminated template runs to EOF', 'x = `abc // not\n/* not */', 'x = `abc // not\n/* not */'],

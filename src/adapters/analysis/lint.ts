@@ -20,7 +20,11 @@ function loadFlatConfigArray(): (new (c: Linter.Config[]) => ConfigLike) | null 
   try {
     const req = createRequire(import.meta.url);
     const dir = dirname(req.resolve('eslint/package.json'));
-    return (req(join(dir, 'lib', 'config', 'flat-config-array.js')) as { FlatConfigArray: new (c: Linter.Config[]) => ConfigLike }).FlatConfigArray;
+    return (
+      req(join(dir, 'lib', 'config', 'flat-config-array.js')) as {
+        FlatConfigArray: new (c: Linter.Config[]) => ConfigLike;
+      }
+    ).FlatConfigArray;
   } catch {
     return null;
   }
@@ -43,7 +47,11 @@ const configs = new Map<string, ConfigLike>();
 function config(file: string, code: string, spec: LintSpec): ConfigLike {
   const ts = isTypeScript(file);
   prepareParser(file);
-  const sourceType = file.endsWith('.cjs') ? 'commonjs' : file.endsWith('.mjs') || ESM_SYNTAX.test(code) ? 'module' : 'commonjs';
+  const sourceType = file.endsWith('.cjs')
+    ? 'commonjs'
+    : file.endsWith('.mjs') || ESM_SYNTAX.test(code)
+      ? 'module'
+      : 'commonjs';
   const key = `${ts}|${sourceType}|${JSON.stringify(spec)}`;
   let found = configs.get(key);
   if (!found) {
@@ -59,7 +67,10 @@ function config(file: string, code: string, spec: LintSpec): ConfigLike {
 }
 
 function build(ts: boolean, sourceType: 'module' | 'commonjs', spec: LintSpec): Linter.Config[] {
-  const rules: Linter.RulesRecord = { ...(DEFAULT_LINT_RULES as Linter.RulesRecord), ...(spec.rules as Linter.RulesRecord) };
+  const rules: Linter.RulesRecord = {
+    ...(DEFAULT_LINT_RULES as Linter.RulesRecord),
+    ...(spec.rules as Linter.RulesRecord),
+  };
   if (ts) for (const r of TS_OFF_RULES) rules[r] = 'off';
   const extra = Object.fromEntries(spec.globals.map((g) => [g, 'readonly' as const]));
   return [
@@ -87,7 +98,11 @@ export function lintFile(file: string, code: string, spec: LintSpec): LintMessag
 }
 
 /** Lint messages plus the AST ESLint parsed (absent when the file does not parse), for the metrics walk. */
-export function lintWithAst(file: string, code: string, spec: LintSpec): { messages: LintMessage[]; ast: TSESTree.Program | null } {
+export function lintWithAst(
+  file: string,
+  code: string,
+  spec: LintSpec,
+): { messages: LintMessage[]; ast: TSESTree.Program | null } {
   const raw = linter.verify(code, config(file, code, spec), { filename: canonicalName(file) });
   const fatal = raw.some((m) => m.fatal);
   const ast = fatal ? null : (linter.getSourceCode().ast as unknown as TSESTree.Program);

@@ -37,13 +37,33 @@ export interface PoolOptions {
 }
 
 // The worker always runs compiled code (dist/), also when the caller is a vitest run over src/.
-const WORKER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'adapters', 'analysis', 'worker.js');
+const WORKER = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'dist',
+  'adapters',
+  'analysis',
+  'worker.js',
+);
 /** Type checking a whole submission may take this many times one file's CPU budget. */
 export const TYPECHECK_BUDGET_FACTOR = 4;
 const POLL_MS = 50;
 
-const note = (rule: string, message: string): LintMessage => ({ rule, severity: 'warning', line: 1, column: 1, message });
-const skippedFile = (file: string, skipped: Unmeasurable, message: string): FileAnalysis => ({ file, lint: [note(`analysis.${skipped}`, message)], metrics: null, skipped });
+const note = (rule: string, message: string): LintMessage => ({
+  rule,
+  severity: 'warning',
+  line: 1,
+  column: 1,
+  message,
+});
+const skippedFile = (file: string, skipped: Unmeasurable, message: string): FileAnalysis => ({
+  file,
+  lint: [note(`analysis.${skipped}`, message)],
+  metrics: null,
+  skipped,
+});
 
 type Metered<T> = { ok: T } | { over: Exclude<Unmeasurable, 'too_large' | 'parse_error'>; message: string };
 
@@ -70,7 +90,12 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
     }));
 
   /** Runs one task; stops it when its thread's CPU passes the budget (the file's doing) or stalls (ours). */
-  async function metered<T>(task: (slot: MeterSlot) => object, name: string, budgetMs: number, what: string): Promise<Metered<T>> {
+  async function metered<T>(
+    task: (slot: MeterSlot) => object,
+    name: string,
+    budgetMs: number,
+    what: string,
+  ): Promise<Metered<T>> {
     const slot = newMeterSlot();
     const abort = new AbortController();
     let verdict: 'cpu' | 'stall' | null = null;
@@ -92,11 +117,17 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
     try {
       return { ok: (await poolOf().run(task(slot), { name, signal: abort.signal })) as T };
     } catch (e) {
-      if (verdict === 'cpu') return { over: 'cpu_budget', message: `not analysed: ${what} used more than ${budgetMs} ms of CPU time` };
-      if (verdict === 'stall') throw new EvigradeError('ANALYSIS_FAILED', `${what}: the analysis thread used no CPU for ${stallMs / 1000} s`);
+      if (verdict === 'cpu')
+        return { over: 'cpu_budget', message: `not analysed: ${what} used more than ${budgetMs} ms of CPU time` };
+      if (verdict === 'stall')
+        throw new EvigradeError('ANALYSIS_FAILED', `${what}: the analysis thread used no CPU for ${stallMs / 1000} s`);
       const err = e instanceof Error ? e : new Error(String(e));
       const caused = fileCaused(err);
-      if (caused) return { over: caused, message: `not analysed: ${what} ${caused === 'too_deep' ? 'nests too deeply to analyse' : 'needs more memory than analysis allows'}` };
+      if (caused)
+        return {
+          over: caused,
+          message: `not analysed: ${what} ${caused === 'too_deep' ? 'nests too deeply to analyse' : 'needs more memory than analysis allows'}`,
+        };
       throw new EvigradeError('ANALYSIS_FAILED', `${what}: ${err.message.split('\n')[0]}`);
     } finally {
       clearInterval(watch);
@@ -104,15 +135,37 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
   }
 
   async function one(f: SubmissionFile, req: AnalysisRequest): Promise<FileAnalysis> {
-    const out = await metered<FileAnalysis>((meter) => ({ file: f.path, code: f.content, spec: req.lint, maxCodeBytes: req.limits.max_code_kb * 1024, meter }) satisfies AnalysisTask, 'default', req.limits.cpu_ms, f.path);
+    const out = await metered<FileAnalysis>(
+      (meter) =>
+        ({
+          file: f.path,
+          code: f.content,
+          spec: req.lint,
+          maxCodeBytes: req.limits.max_code_kb * 1024,
+          meter,
+        }) satisfies AnalysisTask,
+      'default',
+      req.limits.cpu_ms,
+      f.path,
+    );
     return 'ok' in out ? out.ok : skippedFile(f.path, out.over, out.message);
   }
 
   /** Type errors per file; a submission too slow or too deep to type-check blocks its first file. */
-  async function types(files: readonly SubmissionFile[], req: AnalysisRequest): Promise<{ errors: Map<string, LintMessage[]>; blocked: FileAnalysis | null }> {
-    const task = files.filter((f) => languageOf(req.language).analysable.test(f.path)).map((f) => ({ path: f.path, code: f.content }));
+  async function types(
+    files: readonly SubmissionFile[],
+    req: AnalysisRequest,
+  ): Promise<{ errors: Map<string, LintMessage[]>; blocked: FileAnalysis | null }> {
+    const task = files
+      .filter((f) => languageOf(req.language).analysable.test(f.path))
+      .map((f) => ({ path: f.path, code: f.content }));
     const first = task[0]?.path ?? '';
-    const out = await metered<{ file: string; lint: LintMessage[] }[]>((meter) => ({ files: task, meter }) satisfies TypecheckTask, 'typecheckTask', TYPECHECK_BUDGET_FACTOR * req.limits.cpu_ms, 'type checking');
+    const out = await metered<{ file: string; lint: LintMessage[] }[]>(
+      (meter) => ({ files: task, meter }) satisfies TypecheckTask,
+      'typecheckTask',
+      TYPECHECK_BUDGET_FACTOR * req.limits.cpu_ms,
+      'type checking',
+    );
     if ('ok' in out) return { errors: new Map(out.ok.map((r) => [r.file, r.lint])), blocked: null };
     return { errors: new Map(), blocked: skippedFile(first, out.over, out.message) };
   }
@@ -122,7 +175,9 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
       const analysable = files.filter((f) => languageOf(req.language).analysable.test(f.path));
       const [per, typed] = await Promise.all([
         Promise.all(analysable.map((f) => one(f, req))),
-        req.language === 'typescript' ? types(files, req) : Promise.resolve({ errors: new Map<string, LintMessage[]>(), blocked: null }),
+        req.language === 'typescript'
+          ? types(files, req)
+          : Promise.resolve({ errors: new Map<string, LintMessage[]>(), blocked: null }),
       ]);
       return per.map((a) => {
         const lint = [...a.lint, ...(typed.errors.get(a.file) ?? [])];

@@ -17,7 +17,9 @@ export async function preparePythonParser(): Promise<void> {
   // Imported here, not at the top: a thread that only ever analyses JavaScript never loads it.
   const { Language, Parser } = await import('web-tree-sitter');
   await Parser.init();
-  const grammar = await Language.load(join(dirname(req.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm'));
+  const grammar = await Language.load(
+    join(dirname(req.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm'),
+  );
   const p = new Parser();
   p.setLanguage(grammar);
   parser = p;

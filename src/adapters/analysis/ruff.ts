@@ -7,9 +7,18 @@ import type { LintSpec } from '../../domain/lint.js';
 import type { LintMessage } from '../../domain/analysis.js';
 import { silenceComments, type PythonTrivia } from '../../stages/python-source.js';
 
-interface RuffDiagnostic { code: string | null; message: string; start_location: { row: number; column: number } }
-interface RuffWorkspace { check(code: string): RuffDiagnostic[] }
-interface RuffModule { Workspace: new (options: object, encoding: number) => RuffWorkspace; PositionEncoding: { Utf16: number } }
+interface RuffDiagnostic {
+  code: string | null;
+  message: string;
+  start_location: { row: number; column: number };
+}
+interface RuffWorkspace {
+  check(code: string): RuffDiagnostic[];
+}
+interface RuffModule {
+  Workspace: new (options: object, encoding: number) => RuffWorkspace;
+  PositionEncoding: { Utf16: number };
+}
 
 /** Debian's python3 (the harness's interpreter) is 3.11: newer syntax is a syntax error there. */
 export const RUFF_TARGET = 'py311';
@@ -35,7 +44,14 @@ function workspace(spec: LintSpec): RuffWorkspace {
   let ws = workspaces.get(key);
   if (!ws) {
     const m = load();
-    ws = new m.Workspace({ 'target-version': RUFF_TARGET, builtins: spec.globals, lint: { select: ruffSelect(spec), 'dummy-variable-rgx': '^_' } }, m.PositionEncoding.Utf16);
+    ws = new m.Workspace(
+      {
+        'target-version': RUFF_TARGET,
+        builtins: spec.globals,
+        lint: { select: ruffSelect(spec), 'dummy-variable-rgx': '^_' },
+      },
+      m.PositionEncoding.Utf16,
+    );
     if (workspaces.size > 64) workspaces.clear();
     workspaces.set(key, ws);
   }
@@ -62,7 +78,8 @@ export function lintPython(code: string, spec: LintSpec, trivia?: PythonTrivia):
     dropRuff();
     // Ruff's Rust code keeps its own stack in linear memory: deep nesting overflows it as an out-of-bounds
     // access rather than V8's RangeError. Either way the file nests too deeply to analyse.
-    if (e instanceof WebAssembly.RuntimeError && /out of bounds/.test(e.message)) throw new RangeError(`ruff: ${e.message}`);
+    if (e instanceof WebAssembly.RuntimeError && /out of bounds/.test(e.message))
+      throw new RangeError(`ruff: ${e.message}`);
     throw e;
   }
   for (const d of diagnostics) {
@@ -74,7 +91,13 @@ export function lintPython(code: string, spec: LintSpec, trivia?: PythonTrivia):
       continue;
     }
     const level = ruffLevel(d.code, spec);
-    if (level !== 'off') out.push({ rule: `ruff/${d.code}`, severity: level === 'error' ? 'error' : 'warning', ...at, message: d.message });
+    if (level !== 'off')
+      out.push({
+        rule: `ruff/${d.code}`,
+        severity: level === 'error' ? 'error' : 'warning',
+        ...at,
+        message: d.message,
+      });
   }
   if (syntax) out.push(syntax);
   return out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));

@@ -28,7 +28,8 @@ function addTree(real: string, virtual: string, keep: (name: string) => boolean,
   for (const e of fs.readdirSync(real, { withFileTypes: true })) {
     // Only regular files and directories of the installed packages: a symbolic link is never followed.
     if (e.isFile() && keep(e.name)) libFiles.set(posix.join(virtual, e.name), join(real, e.name));
-    else if (recurse && e.isDirectory() && e.name !== 'node_modules') addTree(join(real, e.name), posix.join(virtual, e.name), keep, true);
+    else if (recurse && e.isDirectory() && e.name !== 'node_modules')
+      addTree(join(real, e.name), posix.join(virtual, e.name), keep, true);
   }
 }
 const declaration = (name: string): boolean => name.endsWith('.d.ts') || name === 'package.json';
@@ -66,7 +67,10 @@ function host(files: ReadonlyMap<string, string>): ts.CompilerHost {
     fileExists: (f) => files.has(f) || libFiles.has(f),
     readFile: (f) => files.get(f) ?? libText(f),
     directoryExists: isDir,
-    getDirectories: (d) => (isDir(d) ? [...dirs, ...subDirs].filter((x) => posix.dirname(x) === trim(d) && x !== '/').map((x) => posix.basename(x)) : []),
+    getDirectories: (d) =>
+      isDir(d)
+        ? [...dirs, ...subDirs].filter((x) => posix.dirname(x) === trim(d) && x !== '/').map((x) => posix.basename(x))
+        : [],
     readDirectory: () => [],
     realpath: (p) => p,
     getSourceFile: (f, lang) => {
@@ -97,13 +101,24 @@ export function typecheck(files: readonly { path: string; code: string }[]): { f
   }
   const roots = [...map.keys()].filter((f) => /\.(m|c)?ts$/.test(f));
   const program = ts.createProgram(roots, OPTIONS, host(map));
-  const diags = [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()].filter((d) => d.file?.fileName.startsWith(ROOT));
+  const diags = [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()].filter((d) =>
+    d.file?.fileName.startsWith(ROOT),
+  );
   const out = new Map<string, LintMessage[]>();
   for (const d of diags.slice(0, MAX_TYPE_ERRORS)) {
     const file = (d.file as ts.SourceFile).fileName.slice(ROOT.length);
-    const pos = d.start !== undefined ? (d.file as ts.SourceFile).getLineAndCharacterOfPosition(d.start) : { line: 0, character: 0 };
+    const pos =
+      d.start !== undefined
+        ? (d.file as ts.SourceFile).getLineAndCharacterOfPosition(d.start)
+        : { line: 0, character: 0 };
     const list = out.get(file) ?? [];
-    list.push({ rule: `typescript/TS${d.code}`, severity: 'error', line: pos.line + 1, column: pos.character + 1, message: ts.flattenDiagnosticMessageText(d.messageText, '\n') });
+    list.push({
+      rule: `typescript/TS${d.code}`,
+      severity: 'error',
+      line: pos.line + 1,
+      column: pos.character + 1,
+      message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    });
     out.set(file, list);
   }
   return [...out.entries()].map(([file, lint]) => ({ file, lint }));

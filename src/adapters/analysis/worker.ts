@@ -39,13 +39,19 @@ export interface AnalysisTask {
 const tooLarge = (task: AnalysisTask, size: number): FileAnalysis | null => {
   if (size <= task.maxCodeBytes) return null;
   const message = `not analysed: ${size} bytes of code (comments and blank lines excluded) is more than ${task.maxCodeBytes}`;
-  return { file: task.file, lint: [{ rule: 'analysis.too_large', severity: 'warning', line: 1, column: 1, message }], metrics: null, skipped: 'too_large' };
+  return {
+    file: task.file,
+    lint: [{ rule: 'analysis.too_large', severity: 'warning', line: 1, column: 1, message }],
+    metrics: null,
+    skipped: 'too_large',
+  };
 };
 
 export default function analyse(task: AnalysisTask): FileAnalysis | Promise<FileAnalysis> {
   // Synchronous once the grammar is loaded: piscina's worker waits for tasks with Atomics.wait, so a task
   // that yields to the event loop is resumed late (≈ 50 ms and 15 ms of CPU more per file, measured).
-  if (task.file.endsWith('.py')) return pythonParserReady() ? analysePython(task) : preparePythonParser().then(() => analysePython(task));
+  if (task.file.endsWith('.py'))
+    return pythonParserReady() ? analysePython(task) : preparePythonParser().then(() => analysePython(task));
   prepareParser(task.file); // the TypeScript parser's first load is not the file's CPU
   startMeter(task.meter);
   const large = tooLarge(task, codeBytes(task.code));
@@ -59,7 +65,16 @@ export default function analyse(task: AnalysisTask): FileAnalysis | Promise<File
     if (!(e instanceof ParseFailure)) throw e;
     const parse = lint.some((m) => m.rule === 'parse-error')
       ? lint
-      : [...lint, { rule: 'parse-error', severity: 'error' as const, line: (e as ParseFailure).line, column: (e as ParseFailure).column, message: (e as Error).message }];
+      : [
+          ...lint,
+          {
+            rule: 'parse-error',
+            severity: 'error' as const,
+            line: (e as ParseFailure).line,
+            column: (e as ParseFailure).column,
+            message: (e as Error).message,
+          },
+        ];
     return { file: task.file, lint: parse, metrics: null, skipped: 'parse_error' };
   }
 }
@@ -76,7 +91,8 @@ function analysePython(task: AnalysisTask): FileAnalysis {
   if (large) return large;
   const lint = lintPython(task.code, task.spec, trivia);
   // Ruff's parser decides whether the file parses (tree-sitter recovers from errors, and would measure anyway).
-  if (lint.some((m) => m.rule === 'parse-error')) return { file: task.file, lint, metrics: null, skipped: 'parse_error' };
+  if (lint.some((m) => m.rule === 'parse-error'))
+    return { file: task.file, lint, metrics: null, skipped: 'parse_error' };
   const tree = parsePython(blankComments(task.code, trivia));
   try {
     return { file: task.file, lint, metrics: measurePython(task.file, task.code, tree, trivia), skipped: null };

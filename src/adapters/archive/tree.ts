@@ -13,7 +13,8 @@ export async function readTree(root: string, limits: ArchiveLimits): Promise<Raw
   const b = budget(root, limits);
   const out: RawEntry[] = [];
   const walk = async (dir: string, rel: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH + 1) throw archiveInvalid(root, `folders nested deeper than ${MAX_DEPTH + 1} levels at "${rel}"`);
+    if (depth > MAX_DEPTH + 1)
+      throw archiveInvalid(root, `folders nested deeper than ${MAX_DEPTH + 1} levels at "${rel}"`);
     for (const name of (await readdir(dir)).sort()) {
       b.entry();
       const abs = join(dir, name);

@@ -3,10 +3,17 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { archiveInvalid, budget, checkEntryPath, type ArchiveLimits, type RawEntry } from './entries.js';
 
 const S_IFMT = 0o170000;
-const KIND_BY_MODE: Partial<Record<number, RawEntry['kind']>> = { 0o120000: 'symlink', 0o020000: 'special', 0o060000: 'special', 0o010000: 'special', 0o140000: 'special' };
+const KIND_BY_MODE: Partial<Record<number, RawEntry['kind']>> = {
+  0o120000: 'symlink',
+  0o020000: 'special',
+  0o060000: 'special',
+  0o010000: 'special',
+  0o140000: 'special',
+};
 
 /** Zip files start with a local header (or, when empty, the end-of-central-directory record). */
-export const isZip = (buf: Buffer): boolean => buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && (buf[2] === 3 || buf[2] === 5);
+export const isZip = (buf: Buffer): boolean =>
+  buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && (buf[2] === 3 || buf[2] === 5);
 
 function kindOf(e: Entry): RawEntry['kind'] {
   // Unix modes live in the high 16 bits when the entry was made on a Unix host (version made by 3).
@@ -17,10 +24,14 @@ function kindOf(e: Entry): RawEntry['kind'] {
 function open(buf: Buffer, where: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
     // yauzl refuses absolute paths, ".." segments and "\" in names, and entries whose size differs from their header.
-    yauzl.fromBuffer(buf, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }, (err, zip) => {
-      if (err || !zip) reject(archiveInvalid(where, `not a readable zip (${err?.message ?? 'no archive'})`));
-      else resolve(zip);
-    });
+    yauzl.fromBuffer(
+      buf,
+      { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: true },
+      (err, zip) => {
+        if (err || !zip) reject(archiveInvalid(where, `not a readable zip (${err?.message ?? 'no archive'})`));
+        else resolve(zip);
+      },
+    );
   });
 }
 
@@ -32,9 +43,11 @@ function rawData(buf: Buffer, e: Entry, where: string): Buffer {
   const at = e.relativeOffsetOfLocalHeader;
   const name = JSON.stringify(e.fileName);
   if (e.generalPurposeBitFlag & 1) throw archiveInvalid(where, `entry ${name} is encrypted`);
-  if (at + 30 > buf.length || buf.readUInt32LE(at) !== 0x04034b50) throw archiveInvalid(where, `entry ${name}: no local header at offset ${at}`);
+  if (at + 30 > buf.length || buf.readUInt32LE(at) !== 0x04034b50)
+    throw archiveInvalid(where, `entry ${name}: no local header at offset ${at}`);
   const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
-  if (start + e.compressedSize > buf.length) throw archiveInvalid(where, `entry ${name} runs past the end of the archive`);
+  if (start + e.compressedSize > buf.length)
+    throw archiveInvalid(where, `entry ${name} runs past the end of the archive`);
   return buf.subarray(start, start + e.compressedSize);
 }
 
@@ -48,10 +61,18 @@ function inflate(raw: Buffer, e: Entry, where: string, room: number): Buffer {
       data = inflateRawSync(raw, { maxOutputLength: Math.max(1, room + 1) });
     } catch (x) {
       const tooBig = (x as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-      throw archiveInvalid(where, tooBig ? `entry ${name} inflates past the archive's byte limit` : `entry ${name}: ${(x as Error).message}`);
+      throw archiveInvalid(
+        where,
+        tooBig ? `entry ${name} inflates past the archive's byte limit` : `entry ${name}: ${(x as Error).message}`,
+      );
     }
-  } else throw archiveInvalid(where, `entry ${name} uses compression method ${e.compressionMethod} (only stored and deflate are read)`);
-  if (data.length !== e.uncompressedSize || crc32(data) !== e.crc32) throw archiveInvalid(where, `entry ${name} does not match its header (size or CRC)`);
+  } else
+    throw archiveInvalid(
+      where,
+      `entry ${name} uses compression method ${e.compressionMethod} (only stored and deflate are read)`,
+    );
+  if (data.length !== e.uncompressedSize || crc32(data) !== e.crc32)
+    throw archiveInvalid(where, `entry ${name} does not match its header (size or CRC)`);
   return data;
 }
 
@@ -81,7 +102,11 @@ export async function readZip(buf: Buffer, where: string, limits: ArchiveLimits)
             const kind = kindOf(e);
             if (kind !== 'file') out.push({ path, kind, data: Buffer.alloc(0) });
             else {
-              if (e.uncompressedSize > limits.maxBytes) throw archiveInvalid(where, `entry ${JSON.stringify(e.fileName)} claims ${e.uncompressedSize} bytes (limit ${limits.maxBytes})`);
+              if (e.uncompressedSize > limits.maxBytes)
+                throw archiveInvalid(
+                  where,
+                  `entry ${JSON.stringify(e.fileName)} claims ${e.uncompressedSize} bytes (limit ${limits.maxBytes})`,
+                );
               const data = inflate(rawData(buf, e, where), e, where, b.remaining());
               b.bytes(data.length);
               out.push({ path, kind, data });

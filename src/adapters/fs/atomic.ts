@@ -8,7 +8,9 @@ import { gradesCsv } from '../../stages/summary.js';
 /** A failed write is the machine's, not the submission's: OUTPUT_FAILED naming the path and the system's reason (a full disk, a read-only mount). */
 function outputFailed(path: string, e: unknown): EvigradeError {
   const err = e as NodeJS.ErrnoException;
-  const why = err.code ? `${err.code}: ${err.message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')}` : String(e);
+  const why = err.code
+    ? `${err.code}: ${err.message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')}`
+    : String(e);
   return new EvigradeError('OUTPUT_FAILED', `cannot write ${path}: ${why}`, { path, errno: err.code ?? null });
 }
 

@@ -11,9 +11,19 @@ import { writeFileAtomic } from './atomic.js';
  * instead of collecting again. Only a successful collection is kept; an entry that does not validate is
  * collected again and overwritten; a cache that cannot be written only costs the next run a collection.
  */
-export async function cachedCollect(dir: string, key: string, collect: () => Promise<ExpectedTest[]>): Promise<ExpectedTest[]> {
+export async function cachedCollect(
+  dir: string,
+  key: string,
+  collect: () => Promise<ExpectedTest[]>,
+): Promise<ExpectedTest[]> {
   const file = join(dir, `${key}.json`);
-  const kept = ExpectedTestSchema.array().min(1).safeParse(await readFile(file, 'utf8').then((t) => JSON.parse(t) as unknown).catch(() => null));
+  const kept = ExpectedTestSchema.array()
+    .min(1)
+    .safeParse(
+      await readFile(file, 'utf8')
+        .then((t) => JSON.parse(t) as unknown)
+        .catch(() => null),
+    );
   if (kept.success) return kept.data;
   const expected = await collect();
   await mkdir(dir, { recursive: true, mode: 0o700 })

@@ -22,18 +22,29 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
       throw new EvigradeError('CONFIG_INVALID', `${file}: cannot be read (${e.code ?? e.message})`);
     });
     const doc = parseDocument(text, { uniqueKeys: true });
-    if (doc.errors.length) throw new EvigradeError('CONFIG_INVALID', doc.errors.map((e) => `${file}: YAML: ${e.message.split('\n')[0]}`).join('\n'));
+    if (doc.errors.length)
+      throw new EvigradeError(
+        'CONFIG_INVALID',
+        doc.errors.map((e) => `${file}: YAML: ${e.message.split('\n')[0]}`).join('\n'),
+      );
     raw = doc.toJS() ?? {};
   }
   const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues(file ?? '(defaults)', parsed.error.issues));
+  if (!parsed.success)
+    throw new EvigradeError('CONFIG_INVALID', formatZodIssues(file ?? '(defaults)', parsed.error.issues));
   const config = parsed.data;
   if (env.EVIGRADE_JUDGE_ENDPOINT || env.EVIGRADE_JUDGE_MODEL) {
     if (!env.EVIGRADE_JUDGE_ENDPOINT || !env.EVIGRADE_JUDGE_MODEL) {
-      throw new EvigradeError('CONFIG_INVALID', 'EVIGRADE_JUDGE_ENDPOINT and EVIGRADE_JUDGE_MODEL must be set together');
+      throw new EvigradeError(
+        'CONFIG_INVALID',
+        'EVIGRADE_JUDGE_ENDPOINT and EVIGRADE_JUDGE_MODEL must be set together',
+      );
     }
-    const spec = ConfigSchema.shape.judges.unwrap().element.safeParse({ model: env.EVIGRADE_JUDGE_MODEL, endpointUrl: env.EVIGRADE_JUDGE_ENDPOINT });
-    if (!spec.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_JUDGE_ENDPOINT', spec.error.issues));
+    const spec = ConfigSchema.shape.judges
+      .unwrap()
+      .element.safeParse({ model: env.EVIGRADE_JUDGE_MODEL, endpointUrl: env.EVIGRADE_JUDGE_ENDPOINT });
+    if (!spec.success)
+      throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_JUDGE_ENDPOINT', spec.error.issues));
     config.judges = [spec.data];
   }
   if (env.EVIGRADE_QUEUE) {
@@ -43,11 +54,18 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
   }
   if (env.EVIGRADE_DOCKER_POOL !== undefined) {
     const pool = ConfigSchema.shape.sandbox.unwrap().shape.docker_pool.safeParse(Number(env.EVIGRADE_DOCKER_POOL));
-    if (!pool.success || env.EVIGRADE_DOCKER_POOL.trim() === '') throw new EvigradeError('CONFIG_INVALID', `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${env.EVIGRADE_DOCKER_POOL}"`);
+    if (!pool.success || env.EVIGRADE_DOCKER_POOL.trim() === '')
+      throw new EvigradeError(
+        'CONFIG_INVALID',
+        `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${env.EVIGRADE_DOCKER_POOL}"`,
+      );
     config.sandbox = { docker_pool: pool.data };
   }
   if (env.EVIGRADE_DB) config.db = { ...config.db, url: env.EVIGRADE_DB };
-  const envKeys = (env.EVIGRADE_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const envKeys = (env.EVIGRADE_API_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   config.api_keys = [...config.api_keys, ...envKeys];
   return Object.freeze(config);
 }

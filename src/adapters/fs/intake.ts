@@ -78,7 +78,13 @@ export const entryFileName = (entry: string, language = 'javascript'): string =>
 };
 
 /** A folder, or a single file renamed to the entry file, as intake entries. */
-export async function readEntries(path: string, id: string, limits: Limits, entry: string, language = 'javascript'): Promise<IntakeEntry[]> {
+export async function readEntries(
+  path: string,
+  id: string,
+  limits: Limits,
+  entry: string,
+  language = 'javascript',
+): Promise<IntakeEntry[]> {
   const w: Walk = { limits, out: [], files: 0, bytes: 0 };
   const st = await lstat(path);
   if (st.isSymbolicLink()) intakeFail('INTAKE_SYMLINK', id, 'the submission itself is a symbolic link');
@@ -86,7 +92,9 @@ export async function readEntries(path: string, id: string, limits: Limits, entr
   else if (st.isFile()) {
     const name = entryFileName(entry, language);
     // Messages name the file the student has: "photo.png" (graded as leap.js), never "leap.js" alone.
-    w.out.push(await readRegular(path, name, w, basename(path) === name ? undefined : `"${basename(path)}" (graded as ${name})`));
+    w.out.push(
+      await readRegular(path, name, w, basename(path) === name ? undefined : `"${basename(path)}" (graded as ${name})`),
+    );
   } else intakeFail('INTAKE_SPECIAL_FILE', id, 'the submission is a device, FIFO or socket');
   return w.out;
 }
@@ -95,6 +103,13 @@ export async function readEntries(path: string, id: string, limits: Limits, entr
  * Reads one submission (a folder, or a single file named after the student) and applies intake.
  * Throws an INTAKE_* error naming what is wrong; the caller turns that into a rejected report.
  */
-export async function readSubmission(path: string, id: string, limits: Limits, entry: string, language = 'javascript', name?: string): Promise<Submission> {
+export async function readSubmission(
+  path: string,
+  id: string,
+  limits: Limits,
+  entry: string,
+  language = 'javascript',
+  name?: string,
+): Promise<Submission> {
   return intake(id, await readEntries(path, id, limits, entry, language), { limits, entry, language }, name);
 }

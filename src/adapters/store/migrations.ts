@@ -84,7 +84,10 @@ export async function migrate(sql: Sql): Promise<void> {
     const [row] = await tx.query<{ version: number | null }>('select max(version) as version from evigrade_schema');
     const current = row?.version ?? 0;
     if (current > SCHEMA_VERSION) {
-      throw new EvigradeError('STORE_SCHEMA', `${sql.label}: the history schema is version ${current}, newer than this evigrade knows (${SCHEMA_VERSION}); upgrade evigrade`);
+      throw new EvigradeError(
+        'STORE_SCHEMA',
+        `${sql.label}: the history schema is version ${current}, newer than this evigrade knows (${SCHEMA_VERSION}); upgrade evigrade`,
+      );
     }
     for (const m of MIGRATIONS.filter((x) => x.version > current)) {
       await tx.exec(m.sql);

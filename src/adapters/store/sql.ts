@@ -67,7 +67,12 @@ async function openServer(url: string): Promise<Sql> {
  * A connection of its own that LISTENs (a pooled one would be handed back and stop hearing); when it breaks,
  * it connects again, so a database restart costs the notifications sent meanwhile, never the listener.
  */
-async function listenOn(url: string, label: string, channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenOn(
+  url: string,
+  label: string,
+  channel: string,
+  fn: (payload: string) => void,
+): Promise<() => Promise<void>> {
   const { default: pg } = await import('pg');
   let client: InstanceType<typeof pg.Client> | null = null;
   let stopped = false;
@@ -102,14 +107,22 @@ async function openEmbedded(dir: string): Promise<Sql> {
     db = new PGlite(dir);
     await db.waitReady;
   } catch (e) {
-    throw new EvigradeError('STORE_UNAVAILABLE', `cannot open the embedded database in ${dir}: ${(e as Error).message}`);
+    throw new EvigradeError(
+      'STORE_UNAVAILABLE',
+      `cannot open the embedded database in ${dir}: ${(e as Error).message}`,
+    );
   }
   return {
     label: dir,
     query: async (text, params = []) => (await db.query(text, [...params])).rows as never,
     exec: async (text) => void (await db.exec(text)),
     transaction: (fn) =>
-      db.transaction((tx) => fn({ query: async (text, params = []) => (await tx.query(text, [...params])).rows as never, exec: async (text) => void (await tx.exec(text)) })),
+      db.transaction((tx) =>
+        fn({
+          query: async (text, params = []) => (await tx.query(text, [...params])).rows as never,
+          exec: async (text) => void (await tx.exec(text)),
+        }),
+      ),
     listen: async (channel, fn) => {
       const unlisten = await db.listen(channel, fn);
       return () => unlisten();

@@ -20,39 +20,72 @@ function parseJson(body: unknown): BatchInput {
     rubric: parsed.data.rubric,
     submissions: subs.map((s, i) => {
       const { id, name, problem } = named[i] as (typeof named)[number];
-      return { id, ...(name !== id && { name }), files: problem ? {} : s.files, error: problem ? { code: 'INTAKE_PATH_INVALID' as const, message: `submission "${id}": ${problem}` } : null };
+      return {
+        id,
+        ...(name !== id && { name }),
+        files: problem ? {} : s.files,
+        error: problem ? { code: 'INTAKE_PATH_INVALID' as const, message: `submission "${id}": ${problem}` } : null,
+      };
     }),
   };
 }
 
-async function fromArchive(body: Buffer, rubricId: string | undefined, from: string | undefined, deps: AppDeps): Promise<BatchInput> {
-  if (!rubricId) throw new EvigradeError('BODY_INVALID', 'rubric: an archive upload needs ?rubric=<id>', { fields: [{ path: 'rubric', message: 'required' }] });
+async function fromArchive(
+  body: Buffer,
+  rubricId: string | undefined,
+  from: string | undefined,
+  deps: AppDeps,
+): Promise<BatchInput> {
+  if (!rubricId)
+    throw new EvigradeError('BODY_INVALID', 'rubric: an archive upload needs ?rubric=<id>', {
+      fields: [{ path: 'rubric', message: 'required' }],
+    });
   const { rubric } = deps.rubrics.get(rubricId);
   const choices: readonly string[] = [...LMS_SYSTEMS, 'auto'];
-  if (from !== undefined && !choices.includes(from)) throw new EvigradeError('BODY_INVALID', `from: must be one of ${choices.join(', ')}`, { fields: [{ path: 'from', message: `one of ${choices.join(', ')}` }] });
+  if (from !== undefined && !choices.includes(from))
+    throw new EvigradeError('BODY_INVALID', `from: must be one of ${choices.join(', ')}`, {
+      fields: [{ path: 'from', message: `one of ${choices.join(', ')}` }],
+    });
   const submissions = await submissionsFromArchive(body, rubric, (from as LmsSystem | 'auto' | undefined) ?? null);
   if (submissions.length === 0) throw new EvigradeError('BODY_INVALID', 'archive: no submission in it');
   return { rubric: rubricId, submissions };
 }
 
 /** The archive bodies POST /batches takes (a tar, gzipped or not, or a zip; the content is sniffed, not trusted). */
-export const ARCHIVE_TYPES = ['application/x-tar', 'application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed'] as const;
+export const ARCHIVE_TYPES = [
+  'application/x-tar',
+  'application/gzip',
+  'application/x-gzip',
+  'application/zip',
+  'application/x-zip-compressed',
+] as const;
 
 export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // A tar, gzipped tar or zip of `<submission-id>/<files>` (or top-level single files), with ?rubric=<id>;
   // with ?from=canvas|moodle|blackboard|gradescope|auto, an LMS download instead.
   for (const type of ARCHIVE_TYPES) {
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: ARCHIVE_LIMITS.maxBytes }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: ARCHIVE_LIMITS.maxBytes }, (_req, body, done) =>
+      done(null, body),
+    );
   }
-  app.post<{ Querystring: { rubric?: string; from?: string } }>('/batches', { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes }, async (req, reply) => {
-    if (deps.slots.stats().draining) throw new EvigradeError('SHUTTING_DOWN', 'the server is shutting down and takes no new batches');
-    const input = Buffer.isBuffer(req.body) ? await fromArchive(req.body, req.query.rubric, req.query.from, deps) : parseJson(req.body);
-    const status = await deps.batches.create(input, req.keyId ?? 'unknown');
-    return reply.code(202).header('location', `/batches/${status.id}`).send(status);
-  });
+  app.post<{ Querystring: { rubric?: string; from?: string } }>(
+    '/batches',
+    { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes },
+    async (req, reply) => {
+      if (deps.slots.stats().draining)
+        throw new EvigradeError('SHUTTING_DOWN', 'the server is shutting down and takes no new batches');
+      const input = Buffer.isBuffer(req.body)
+        ? await fromArchive(req.body, req.query.rubric, req.query.from, deps)
+        : parseJson(req.body);
+      const status = await deps.batches.create(input, req.keyId ?? 'unknown');
+      return reply.code(202).header('location', `/batches/${status.id}`).send(status);
+    },
+  );
   app.get<IdParams>('/batches/:id', async (req) => deps.batches.status(req.params.id));
   app.get<IdParams>('/batches/:id/summary', async (req) => deps.batches.summary(req.params.id));
-  app.get<{ Params: { id: string; submission: string } }>('/batches/:id/reports/:submission', async (req) => deps.batches.report(req.params.id, req.params.submission));
+  app.get<{ Params: { id: string; submission: string } }>('/batches/:id/reports/:submission', async (req) =>
+    deps.batches.report(req.params.id, req.params.submission),
+  );
 
   /** Server-sent events: the current progress at once, one event per finished submission, then `done`. */
   app.get<IdParams>('/batches/:id/events', async (req, reply) => {
@@ -70,7 +103,8 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const send = (event: string, data: unknown): boolean => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const send = (event: string, data: unknown): boolean =>
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     send('progress', { done: status.done, total: status.total });
     if (status.state === 'done') {
       stop();

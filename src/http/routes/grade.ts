@@ -16,12 +16,25 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     if (!parsed.success) throw bodyError(parsed.error.issues);
     const { rubric, expected } = deps.rubrics.get(parsed.data.rubric);
     const named = nameSubmission(parsed.data.id ?? 'submission');
-    if (named.problem) throw new EvigradeError('INTAKE_PATH_INVALID', `submission "${named.id}": ${named.problem}`, { submission: named.id });
+    if (named.problem)
+      throw new EvigradeError('INTAKE_PATH_INVALID', `submission "${named.id}": ${named.problem}`, {
+        submission: named.id,
+      });
     // Over HTTP a bad file map is a bad request (400/413 with the INTAKE_* code); in a batch it is a rejected report.
     const sub: Submission = intake(named.id, mapEntries(parsed.data.files), intakeRules(rubric), named.name);
     // Served now or refused (503 QUEUE_FULL): the slot wraps the queue.
-    const queue = { label: deps.ports.queue.label, grade: (j: Parameters<typeof deps.ports.queue.grade>[0]) => deps.slots.runNow(() => deps.ports.queue.grade(j)) };
+    const queue = {
+      label: deps.ports.queue.label,
+      grade: (j: Parameters<typeof deps.ports.queue.grade>[0]) => deps.slots.runNow(() => deps.ports.queue.grade(j)),
+    };
     // Each request is its own scope: two identical requests are two jobs.
-    return gradeSubmission({ submission: sub }, rubric, expected, { ...deps.ports, queue }, { scope: randomUUID(), interactive: true }, { requestedBy: `api:${req.keyId ?? 'unknown'}` });
+    return gradeSubmission(
+      { submission: sub },
+      rubric,
+      expected,
+      { ...deps.ports, queue },
+      { scope: randomUUID(), interactive: true },
+      { requestedBy: `api:${req.keyId ?? 'unknown'}` },
+    );
   });
 }

@@ -8,6 +8,8 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const slots = deps.slots.stats();
     const grading = await deps.ports.queue.health();
     const ready = !slots.draining && grading.ready;
-    return reply.code(ready ? 200 : 503).send({ ready, grading, slots, judge: deps.judgeInfo(), rubrics: deps.rubrics.list().length });
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ ready, grading, slots, judge: deps.judgeInfo(), rubrics: deps.rubrics.list().length });
   });
 }

@@ -7,41 +7,131 @@ import { ARCHIVE_TYPES } from './batches.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string) => ({ content: { 'application/json': { schema: ref(name) } } });
-const errors = { '400': { description: 'invalid body', ...json('Error') }, '401': { description: 'no API key', ...json('Error') }, '403': { description: 'bad API key', ...json('Error') }, '429': { description: 'rate limited', ...json('Error') } };
+const errors = {
+  '400': { description: 'invalid body', ...json('Error') },
+  '401': { description: 'no API key', ...json('Error') },
+  '403': { description: 'bad API key', ...json('Error') },
+  '429': { description: 'rate limited', ...json('Error') },
+};
 
 /** OpenAPI 3.1, generated from the same zod schemas that validate requests and reports. */
 export function openapiDocument(): Record<string, unknown> {
   const schemas = Object.fromEntries(
-    Object.entries({ GradeRequest: GradeRequestSchema, BatchRequest: BatchRequestSchema, BatchStatus: BatchStatusSchema, Report: ReportSchema, Summary: SummarySchema, Error: ErrorBodySchema })
-      .map(([k, v]) => [k, z.toJSONSchema(v, { target: 'draft-2020-12', io: 'input' })]),
+    Object.entries({
+      GradeRequest: GradeRequestSchema,
+      BatchRequest: BatchRequestSchema,
+      BatchStatus: BatchStatusSchema,
+      Report: ReportSchema,
+      Summary: SummarySchema,
+      Error: ErrorBodySchema,
+    }).map(([k, v]) => [k, z.toJSONSchema(v, { target: 'draft-2020-12', io: 'input' })]),
   );
   const byId = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
   return {
     openapi: '3.1.0',
-    info: { title: 'Evigrade', version: '1', description: 'Evidence-grounded code grading. Bearer API keys (EVIGRADE_API_KEYS).' },
+    info: {
+      title: 'Evigrade',
+      version: '1',
+      description: 'Evidence-grounded code grading. Bearer API keys (EVIGRADE_API_KEYS).',
+    },
     components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],
     paths: {
-      '/grade': { post: { summary: 'Grade one submission', requestBody: json('GradeRequest'), responses: { '200': { description: 'the audit report', ...json('Report') }, '503': { description: 'queue full or shutting down (Retry-After)', ...json('Error') }, ...errors } } },
-      '/rubrics': { get: { summary: 'Rubrics (public fields only)', responses: { '200': { description: 'rubrics' } } } },
-      '/rubrics/{id}': { get: { summary: 'One rubric (public fields only)', parameters: byId, responses: { '200': { description: 'rubric' }, '404': json('Error') } } },
-      '/batches': { post: {
-        summary: 'Start a batch: JSON, or an archive (tar, gzipped tar, zip) with ?rubric=; ?from= reads it as an LMS download',
-        parameters: [
-          { name: 'rubric', in: 'query', required: false, schema: { type: 'string' }, description: 'required with an archive body' },
-          { name: 'from', in: 'query', required: false, schema: { enum: [...LMS_SYSTEMS, 'auto'] }, description: 'the archive is this LMS\'s bulk download' },
-        ],
-        requestBody: { content: { ...json('BatchRequest').content, ...Object.fromEntries(ARCHIVE_TYPES.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) } },
-        responses: { '202': { description: 'accepted', ...json('BatchStatus') }, ...errors },
-      } },
-      '/batches/{id}': { get: { summary: 'Batch progress', parameters: byId, responses: { '200': json('BatchStatus'), '404': json('Error') } } },
-      '/batches/{id}/events': { get: { summary: 'Server-sent events: progress, started (where each submission runs), submission, done', parameters: byId, responses: { '200': { description: 'text/event-stream' } } } },
-      '/batches/{id}/reports/{submission}': { get: { summary: 'One report of a batch', parameters: [...byId, { name: 'submission', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': json('Report'), '404': json('Error') } } },
-      '/batches/{id}/summary': { get: { summary: 'Batch summary', parameters: byId, responses: { '200': json('Summary') } } },
-      '/submissions/{id}/history': { get: { summary: 'Every recorded grading of a submission (servers started with --db); ?rubric= and ?flag= narrow it', parameters: byId, responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') } } },
-      '/history': { get: { summary: 'Recorded gradings of a rubric (?rubric=) or carrying a flag code (?flag=)', responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') } } },
+      '/grade': {
+        post: {
+          summary: 'Grade one submission',
+          requestBody: json('GradeRequest'),
+          responses: {
+            '200': { description: 'the audit report', ...json('Report') },
+            '503': { description: 'queue full or shutting down (Retry-After)', ...json('Error') },
+            ...errors,
+          },
+        },
+      },
+      '/rubrics': {
+        get: { summary: 'Rubrics (public fields only)', responses: { '200': { description: 'rubrics' } } },
+      },
+      '/rubrics/{id}': {
+        get: {
+          summary: 'One rubric (public fields only)',
+          parameters: byId,
+          responses: { '200': { description: 'rubric' }, '404': json('Error') },
+        },
+      },
+      '/batches': {
+        post: {
+          summary:
+            'Start a batch: JSON, or an archive (tar, gzipped tar, zip) with ?rubric=; ?from= reads it as an LMS download',
+          parameters: [
+            {
+              name: 'rubric',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'required with an archive body',
+            },
+            {
+              name: 'from',
+              in: 'query',
+              required: false,
+              schema: { enum: [...LMS_SYSTEMS, 'auto'] },
+              description: "the archive is this LMS's bulk download",
+            },
+          ],
+          requestBody: {
+            content: {
+              ...json('BatchRequest').content,
+              ...Object.fromEntries(ARCHIVE_TYPES.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])),
+            },
+          },
+          responses: { '202': { description: 'accepted', ...json('BatchStatus') }, ...errors },
+        },
+      },
+      '/batches/{id}': {
+        get: {
+          summary: 'Batch progress',
+          parameters: byId,
+          responses: { '200': json('BatchStatus'), '404': json('Error') },
+        },
+      },
+      '/batches/{id}/events': {
+        get: {
+          summary: 'Server-sent events: progress, started (where each submission runs), submission, done',
+          parameters: byId,
+          responses: { '200': { description: 'text/event-stream' } },
+        },
+      },
+      '/batches/{id}/reports/{submission}': {
+        get: {
+          summary: 'One report of a batch',
+          parameters: [...byId, { name: 'submission', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json('Report'), '404': json('Error') },
+        },
+      },
+      '/batches/{id}/summary': {
+        get: { summary: 'Batch summary', parameters: byId, responses: { '200': json('Summary') } },
+      },
+      '/submissions/{id}/history': {
+        get: {
+          summary: 'Every recorded grading of a submission (servers started with --db); ?rubric= and ?flag= narrow it',
+          parameters: byId,
+          responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') },
+        },
+      },
+      '/history': {
+        get: {
+          summary: 'Recorded gradings of a rubric (?rubric=) or carrying a flag code (?flag=)',
+          responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') },
+        },
+      },
       '/healthz': { get: { security: [], summary: 'Liveness', responses: { '200': { description: 'ok' } } } },
-      '/readyz': { get: { security: [], summary: 'Readiness: sandbox and judge', responses: { '200': { description: 'ready' }, '503': { description: 'not ready' } } } },
+      '/readyz': {
+        get: {
+          security: [],
+          summary: 'Readiness: sandbox and judge',
+          responses: { '200': { description: 'ready' }, '503': { description: 'not ready' } },
+        },
+      },
     },
   };
 }

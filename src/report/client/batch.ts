@@ -3,7 +3,8 @@ import { add, D, h, kv, link, part, table, type Cell } from './dom.js';
 import { page, subHref } from './state.js';
 import { arr, CRIT, fmt, known, num, obj, STATUSES, str, type Rec } from './util.js';
 
-const flaggedOf = (r: unknown): boolean => arr(obj(r).flags).some((f) => ['warning', 'critical'].includes(str(obj(f).severity)));
+const flaggedOf = (r: unknown): boolean =>
+  arr(obj(r).flags).some((f) => ['warning', 'critical'].includes(str(obj(f).severity)));
 function critOf(r: unknown, c: string): number | null {
   const sc = obj(obj(r).scores);
   const b = obj(obj(sc.blend).perCriterion);
@@ -23,16 +24,22 @@ export function buildOverview(): HTMLElement {
   s.setAttribute('id', 'overview');
   add(s, h('h2', null, 'Batch overview'));
   const r0 = obj(page.reports[0]);
-  add(s, kv([
-    ['Rubric', str(sm ? obj(sm.rubric).id : obj(r0.rubric).id), 'rubric'],
-    ['Sandbox', str(sm ? sm.sandbox : obj(r0.sandbox).backend), 'sandbox'],
-    ['Submissions', fmt(ov.count), 'count'],
-    ['Graded', fmt(ov.graded), 'graded'],
-    ['Rejected', fmt(ov.rejected), 'rejected'],
-    ['Errored', fmt(ov.errored), 'errored'],
-    ['Mean final (graded)', fmt(ov.meanFinal), 'mean-final'],
-    ['Flagged', String(arr(ov.flagged).length), 'flagged'],
-  ], 'data-stat'));
+  add(
+    s,
+    kv(
+      [
+        ['Rubric', str(sm ? obj(sm.rubric).id : obj(r0.rubric).id), 'rubric'],
+        ['Sandbox', str(sm ? sm.sandbox : obj(r0.sandbox).backend), 'sandbox'],
+        ['Submissions', fmt(ov.count), 'count'],
+        ['Graded', fmt(ov.graded), 'graded'],
+        ['Rejected', fmt(ov.rejected), 'rejected'],
+        ['Errored', fmt(ov.errored), 'errored'],
+        ['Mean final (graded)', fmt(ov.meanFinal), 'mean-final'],
+        ['Flagged', String(arr(ov.flagged).length), 'flagged'],
+      ],
+      'data-stat',
+    ),
+  );
 
   const fl = part('flagged', 'Flagged submissions (warning or critical flags)');
   fl.setAttribute('id', 'flagged');
@@ -40,7 +47,11 @@ export function buildOverview(): HTMLElement {
   for (const f of arr(ov.flagged).map(obj)) {
     const i = indexOf(f);
     if (i === null) continue;
-    const li = add(h('li', `sev-${known(f.severity, ['warning', 'critical'])}`), link(subHref(i), f.id), h('span', 'sev', ` ${str(f.severity)}: `));
+    const li = add(
+      h('li', `sev-${known(f.severity, ['warning', 'critical'])}`),
+      link(subHref(i), f.id),
+      h('span', 'sev', ` ${str(f.severity)}: `),
+    );
     li.setAttribute('data-id', str(f.id));
     arr(f.codes).forEach((c, k) => add(li, k ? D.createTextNode(' ') : null, h('code', 'flag-code', str(c))));
     add(ul, li);
@@ -57,32 +68,78 @@ export function buildOverview(): HTMLElement {
     li.setAttribute('data-id', str(u.id));
     add(uml, li);
   }
-  add(s, add(um, arr(ov.unmeasured).length ? uml : h('p', 'none', 'Every weighted criterion was measured for every graded submission.')));
+  add(
+    s,
+    add(
+      um,
+      arr(ov.unmeasured).length
+        ? uml
+        : h('p', 'none', 'Every weighted criterion was measured for every graded submission.'),
+    ),
+  );
 
   add(s, add(part('histogram', 'Final scores (graded submissions)'), D.getElementById('histogram')));
   const cr = part('criteria', 'Mean score per criterion (graded submissions, measured only)');
-  add(s, add(cr, table('criteria', ['Criterion', 'Mean', 'Submissions measured'], CRIT.map((c) => {
-    const x = obj(obj(ov.criteria)[c]);
-    return [c, fmt(x.mean), fmt(x.n)];
-  })).t));
+  add(
+    s,
+    add(
+      cr,
+      table(
+        'criteria',
+        ['Criterion', 'Mean', 'Submissions measured'],
+        CRIT.map((c) => {
+          const x = obj(obj(ov.criteria)[c]);
+          return [c, fmt(x.mean), fmt(x.n)];
+        }),
+      ).t,
+    ),
+  );
 
   const j = obj(ov.judge);
-  add(s, add(part('judge-usage', 'LLM judge usage'), kv([
-    ['Answered', fmt(j.answered), 'answered'], ['Skipped', fmt(j.skipped), 'skipped'], ['Failed', fmt(j.failed), 'failed'],
-    ['Cached', fmt(j.cached), 'cached'], ['Blended into the final score', fmt(j.blended), 'blended'], ['Calls', fmt(j.calls), 'calls'],
-    ['Prompt tokens', fmt(j.promptTokens), 'prompt-tokens'], ['Completion tokens', fmt(j.completionTokens), 'completion-tokens'],
-    ['Cost (USD)', fmt(j.costUsd), 'cost'],
-  ], 'data-stat')));
+  add(
+    s,
+    add(
+      part('judge-usage', 'LLM judge usage'),
+      kv(
+        [
+          ['Answered', fmt(j.answered), 'answered'],
+          ['Skipped', fmt(j.skipped), 'skipped'],
+          ['Failed', fmt(j.failed), 'failed'],
+          ['Cached', fmt(j.cached), 'cached'],
+          ['Blended into the final score', fmt(j.blended), 'blended'],
+          ['Calls', fmt(j.calls), 'calls'],
+          ['Prompt tokens', fmt(j.promptTokens), 'prompt-tokens'],
+          ['Completion tokens', fmt(j.completionTokens), 'completion-tokens'],
+          ['Cost (USD)', fmt(j.costUsd), 'cost'],
+        ],
+        'data-stat',
+      ),
+    ),
+  );
   add(s, buildTable());
   return s;
 }
 
 type ColKey = 'id' | 'status' | 'final' | (typeof CRIT)[number] | 'tests' | 'flags';
 const COLS: readonly [key: ColKey, title: string, numeric: boolean][] = [
-  ['id', 'Submission', false], ['status', 'Status', false], ['final', 'Final', true], ['correctness', 'Correctness', true],
-  ['edge_cases', 'Edge cases', true], ['style', 'Style', true], ['complexity', 'Complexity', true], ['tests', 'Tests passed', true], ['flags', 'Flags', true],
+  ['id', 'Submission', false],
+  ['status', 'Status', false],
+  ['final', 'Final', true],
+  ['correctness', 'Correctness', true],
+  ['edge_cases', 'Edge cases', true],
+  ['style', 'Style', true],
+  ['complexity', 'Complexity', true],
+  ['tests', 'Tests passed', true],
+  ['flags', 'Flags', true],
 ];
-interface Row { i: number; id: string; status: string; flagged: boolean; v: Partial<Record<ColKey, number | null>>; tr: HTMLTableRowElement }
+interface Row {
+  i: number;
+  id: string;
+  status: string;
+  flagged: boolean;
+  v: Partial<Record<ColKey, number | null>>;
+  tr: HTMLTableRowElement;
+}
 
 const rows: Row[] = [];
 const sort = { key: '', dir: 1 };
@@ -94,7 +151,14 @@ function buildRow(r: Rec, i: number): Row {
   const tests = arr(r.tests);
   const passed = tests.filter((x) => obj(x).status === 'passed').length;
   const flags = arr(r.flags);
-  const it: Row = { i, id: str(obj(r.submission).id), status: str(r.status), flagged: flaggedOf(r), v: {}, tr: h('tr') };
+  const it: Row = {
+    i,
+    id: str(obj(r.submission).id),
+    status: str(r.status),
+    flagged: flaggedOf(r),
+    v: {},
+    tr: h('tr'),
+  };
   it.v.final = num(obj(r.scores).final);
   for (const c of CRIT) it.v[c] = critOf(r, c);
   it.v.tests = tests.length ? passed / tests.length : null;
@@ -106,7 +170,14 @@ function buildRow(r: Rec, i: number): Row {
   tr.setAttribute('data-flagged', it.flagged ? 'true' : 'false');
   const codes = h('span', 'flag-codes');
   flags.forEach((f, k) => add(codes, k ? D.createTextNode(' ') : null, h('code', 'flag-code', str(obj(f).code))));
-  const cells: Cell[] = [link(subHref(i), it.id, 'sub-link'), it.status, fmt(it.v.final), ...CRIT.map((c) => fmt(it.v[c])), `${passed}/${tests.length}`, codes];
+  const cells: Cell[] = [
+    link(subHref(i), it.id, 'sub-link'),
+    it.status,
+    fmt(it.v.final),
+    ...CRIT.map((c) => fmt(it.v[c])),
+    `${passed}/${tests.length}`,
+    codes,
+  ];
   cells.forEach((c, k) => {
     const td = typeof c === 'string' ? h('td', null, c) : add(h('td'), c);
     td.setAttribute('data-col', COLS[k]?.[0] ?? '');

@@ -30,7 +30,11 @@ export function put<E extends Node>(e: E, v: unknown): E {
   return e;
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, text?: unknown): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string | null,
+  text?: unknown,
+): HTMLElementTagNameMap[K] {
   const e = D.createElement(tag);
   if (cls) e.setAttribute('class', cls);
   if (text !== undefined) put(e, text);
@@ -42,7 +46,8 @@ export function add<P extends Node>(p: P, ...children: (Node | null | undefined 
   return p;
 }
 
-const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && typeof (v as Node).appendChild === 'function';
+const isNode = (v: unknown): v is Node =>
+  v !== null && typeof v === 'object' && typeof (v as Node).appendChild === 'function';
 
 export function link(href: string, text: unknown, cls?: string | null): HTMLAnchorElement {
   const a = h('a', cls, text);
@@ -64,7 +69,11 @@ export function row(cells: readonly Cell[]): HTMLTableRowElement {
   return tr;
 }
 
-export function table(cls: string, heads: readonly string[], rows: readonly (readonly Cell[])[]): { t: HTMLTableElement; body: HTMLTableSectionElement } {
+export function table(
+  cls: string,
+  heads: readonly string[],
+  rows: readonly (readonly Cell[])[],
+): { t: HTMLTableElement; body: HTMLTableSectionElement } {
   const t = h('table', cls);
   const tr = h('tr');
   const body = h('tbody');

@@ -30,7 +30,8 @@ export function splitMessage(message: string, studentFiles: ReadonlySet<string>,
     const own = frames.filter((f) => studentFiles.has(f.path));
     const nl = k ? '\n' : '';
     if (FRAME_LINE.test(line) && !own.length) {
-      if (!named) text(`${nl}${line.slice(0, line.length - line.trimStart().length)}in the test \u201C${testName}\u201D`);
+      if (!named)
+        text(`${nl}${line.slice(0, line.length - line.trimStart().length)}in the test \u201C${testName}\u201D`);
       named = true;
       return;
     }
@@ -39,7 +40,8 @@ export function splitMessage(message: string, studentFiles: ReadonlySet<string>,
     for (const f of frames) {
       const idx = f.m.index ?? 0;
       text(line.slice(at, idx));
-      if (studentFiles.has(f.path)) out.push({ kind: 'frame', path: f.path, line: f.line, text: `${f.path}:${f.line}` });
+      if (studentFiles.has(f.path))
+        out.push({ kind: 'frame', path: f.path, line: f.line, text: `${f.path}:${f.line}` });
       else text('(hidden test)');
       at = idx + f.m[0].length;
     }

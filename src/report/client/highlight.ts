@@ -4,7 +4,10 @@
  */
 export type Lang = 'js' | 'py' | 'plain';
 export type TokenClass = 'com' | 'str' | 'num' | 'kw' | '';
-export interface Token { readonly cls: TokenClass; readonly text: string }
+export interface Token {
+  readonly cls: TokenClass;
+  readonly text: string;
+}
 
 export function langOf(path: string): Lang {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
@@ -12,15 +15,25 @@ export function langOf(path: string): Lang {
   return ext === 'py' ? 'py' : 'plain';
 }
 
-const JS_KW = new Set(('async await break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-  'from function if implements import in instanceof interface let new null of private protected public return static super switch this throw ' +
-  'true try type typeof undefined var void while with yield as readonly declare namespace keyof').split(' '));
-const PY_KW = new Set(('False None True and as assert async await break class continue def del elif else except finally for from global if ' +
-  'import in is lambda nonlocal not or pass raise return try while with yield match case self').split(' '));
+const JS_KW = new Set(
+  (
+    'async await break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'from function if implements import in instanceof interface let new null of private protected public return static super switch this throw ' +
+    'true try type typeof undefined var void while with yield as readonly declare namespace keyof'
+  ).split(' '),
+);
+const PY_KW = new Set(
+  (
+    'False None True and as assert async await break class continue def del elif else except finally for from global if ' +
+    'import in is lambda nonlocal not or pass raise return try while with yield match case self'
+  ).split(' '),
+);
 
 // One alternation per language, tried at each position (sticky): comment | string | number | word | anything else.
-const JS_RE = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|('(?:\\[\s\S]|[^'\\\n])*'?|"(?:\\[\s\S]|[^"\\\n])*"?|`(?:\\[\s\S]|[^`\\])*`?)|(\b(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)n?\b)|([A-Za-z_$][\w$]*)|([\s\S])/y;
-const PY_RE = /(#[^\n]*)|([rRbBuUfF]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|'(?:\\[\s\S]|[^'\\\n])*'?|"(?:\\[\s\S]|[^"\\\n])*"?))|(\b(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?j?)\b)|([A-Za-z_][\w]*)|([\s\S])/y;
+const JS_RE =
+  /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|('(?:\\[\s\S]|[^'\\\n])*'?|"(?:\\[\s\S]|[^"\\\n])*"?|`(?:\\[\s\S]|[^`\\])*`?)|(\b(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)n?\b)|([A-Za-z_$][\w$]*)|([\s\S])/y;
+const PY_RE =
+  /(#[^\n]*)|([rRbBuUfF]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|'(?:\\[\s\S]|[^'\\\n])*'?|"(?:\\[\s\S]|[^"\\\n])*"?))|(\b(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?j?)\b)|([A-Za-z_][\w]*)|([\s\S])/y;
 
 /** The text as tokens, one list per line ('\n', '\r\n' and '\r' end lines); a token spanning lines is split at them. */
 export function highlight(source: string, lang: Lang): Token[][] {

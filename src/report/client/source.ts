@@ -8,23 +8,45 @@ import { highlight, langOf } from './highlight.js';
 import { arr, obj, str, type Rec } from './util.js';
 
 /** A note on one line; `rank` orders the notes of a line, most serious first. */
-export interface Note { readonly path: string; readonly line: number; readonly eid: string; readonly rank: number; readonly cls: string; readonly text: string }
+export interface Note {
+  readonly path: string;
+  readonly line: number;
+  readonly eid: string;
+  readonly rank: number;
+  readonly cls: string;
+  readonly text: string;
+}
 
-export interface SourceFile { readonly path: string; readonly text: string | null; readonly k: number }
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string | null;
+  readonly k: number;
+}
 
 export const sourceFiles = (sub: Rec): SourceFile[] =>
-  arr(sub.files).map(obj).map((f, k) => ({ path: str(f.path), text: typeof f.text === 'string' ? f.text : null, k }));
+  arr(sub.files)
+    .map(obj)
+    .map((f, k) => ({ path: str(f.path), text: typeof f.text === 'string' ? f.text : null, k }));
 
 /** `f<k>n<line>`: the anchor suffix of a line (alphanumeric, so the router accepts it). */
 export const lineAnchor = (k: number, line: number): string => `f${k}n${line}`;
 
 /** Fills the (empty) source part `p`: one box per file, each line with its id, tokens and notes. */
-export function fillSource(p: HTMLElement, files: readonly SourceFile[], notes: readonly Note[], idPrefix: string, evHref: (eid: string) => string | null): HTMLElement {
+export function fillSource(
+  p: HTMLElement,
+  files: readonly SourceFile[],
+  notes: readonly Note[],
+  idPrefix: string,
+  evHref: (eid: string) => string | null,
+): HTMLElement {
   if (!files.length) return add(p, h('p', 'none', 'No files: the submission never reached grading.'));
   for (const f of files) {
     add(p, h('h4', 'source-path', f.path));
     if (f.text === null) {
-      add(p, h('p', 'none', 'Not in this report (reports written before the source field carry only the file hashes).'));
+      add(
+        p,
+        h('p', 'none', 'Not in this report (reports written before the source field carry only the file hashes).'),
+      );
       continue;
     }
     const box = h('div', 'src');
@@ -48,14 +70,21 @@ export function fillSource(p: HTMLElement, files: readonly SourceFile[], notes: 
           const note = h('div', `note ${x.cls}`);
           note.setAttribute('data-evidence', x.eid);
           const href = evHref(x.eid);
-          add(list, add(note, href ? link(href, x.eid, 'ev') : h('code', 'ev', x.eid), h('span', 'note-text', ` ${x.text}`)));
+          add(
+            list,
+            add(note, href ? link(href, x.eid, 'ev') : h('code', 'ev', x.eid), h('span', 'note-text', ` ${x.text}`)),
+          );
         }
         add(box, list);
       }
     });
     // Notes on lines past the end (a stale or edited report) are still shown, under the file.
     const past = mine.filter((x) => x.line > lines.length);
-    for (const x of past) add(box, add(h('div', `note ${x.cls}`), h('code', 'ev', x.eid), h('span', 'note-text', ` line ${x.line}: ${x.text}`)));
+    for (const x of past)
+      add(
+        box,
+        add(h('div', `note ${x.cls}`), h('code', 'ev', x.eid), h('span', 'note-text', ` line ${x.line}: ${x.text}`)),
+      );
     add(p, box);
   }
   return p;

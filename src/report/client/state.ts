@@ -45,7 +45,9 @@ export function route(): void {
   const m = /^#\/s\/([^/]*)(?:\/([A-Za-z0-9]{1,32}))?$/.exec(str(location.hash));
   const idx = m ? lookup(m[1] ?? '') : -1;
   if (page.overview) page.overview.hidden = idx >= 0;
-  page.sections.forEach((s, j) => { s.hidden = j !== idx; });
+  page.sections.forEach((s, j) => {
+    s.hidden = j !== idx;
+  });
   const build = page.deferred.get(idx);
   if (build) {
     page.deferred.delete(idx);

@@ -7,14 +7,16 @@ export type Rec = Record<string, unknown>;
 export const arr = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
 export const obj = (x: unknown): Rec => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Rec) : {});
 export const num = (x: unknown): number | null => (typeof x === 'number' && isFinite(x) ? x : null);
-export const str = (x: unknown): string => (x === null || x === undefined ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x));
+export const str = (x: unknown): string =>
+  x === null || x === undefined ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x);
 export function fmt(x: unknown): string {
   const n = num(x);
   return n === null ? '\u2014' : String(Math.round(n * 100) / 100);
 }
 export const yes = (x: unknown): string => (x === true ? 'yes' : x === false ? 'no' : '\u2014');
 /** A class-name suffix from a closed list, so report text never becomes a class. */
-export const known = (v: unknown, list: readonly string[]): string => (typeof v === 'string' && list.includes(v) ? v : 'other');
+export const known = (v: unknown, list: readonly string[]): string =>
+  typeof v === 'string' && list.includes(v) ? v : 'other';
 export const hex = (c: string): string => c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
 
 export const CRIT = ['correctness', 'edge_cases', 'style', 'complexity'] as const;
@@ -30,7 +32,10 @@ export const severityRank = (s: unknown): number => {
 
 /** A stable sort by severity (the input order is kept within a severity). */
 export const bySeverity = <T>(list: readonly T[], sev: (x: T) => unknown): T[] =>
-  list.map((x, i) => ({ x, i })).sort((a, b) => severityRank(sev(a.x)) - severityRank(sev(b.x)) || a.i - b.i).map((e) => e.x);
+  list
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => severityRank(sev(a.x)) - severityRank(sev(b.x)) || a.i - b.i)
+    .map((e) => e.x);
 
 /** Evidence ids are short and alphanumeric; anything else is shown as text, never used in an id or a link. */
 export const eidOk = (e: unknown): e is string => typeof e === 'string' && /^[A-Za-z0-9]{1,32}$/.test(e);

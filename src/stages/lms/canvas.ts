@@ -9,14 +9,29 @@ export const canvas: LmsFormat = {
   id: 'canvas',
   detect: (entries) => entries.length > 0 && entries.every((e) => isTop(e) && NAME.test(e.path)),
   parse(entries, hints) {
-    const byUser = new Map<string, { identity: LmsAttempt['identity']; files: { path: string; entry: (typeof entries)[number] }[] }>();
+    const byUser = new Map<
+      string,
+      { identity: LmsAttempt['identity']; files: { path: string; entry: (typeof entries)[number] }[] }
+    >();
     const { matched, unmatched } = matchTop(entries, NAME);
     for (const { entry: e, groups: m } of matched) {
       const uid = m.uid as string;
-      const a = byUser.get(uid) ?? byUser.set(uid, {
-        identity: { system: 'canvas', userId: uid, name: m.name as string, attempt: null, late: m.late !== undefined, submittedAt: null, submissionId: m.sid as string },
-        files: [],
-      }).get(uid)!;
+      const a =
+        byUser.get(uid) ??
+        byUser
+          .set(uid, {
+            identity: {
+              system: 'canvas',
+              userId: uid,
+              name: m.name as string,
+              attempt: null,
+              late: m.late !== undefined,
+              submittedAt: null,
+              submissionId: m.sid as string,
+            },
+            files: [],
+          })
+          .get(uid)!;
       a.files.push({ path: undoCopySuffix(m.file as string, hints.entryFile), entry: e });
     }
     return { attempts: [...byUser.values()].map((a) => ({ ...a, ignored: [] })), unmatched };

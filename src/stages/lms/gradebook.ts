@@ -23,10 +23,18 @@ export interface Gradebook {
 
 function feedback(r: Report, maxPoints: number, points: number | null): string {
   const passed = r.tests.filter((t) => t.status === 'passed').length;
-  if (r.status === 'error') return `Not graded: a grader error (${r.errors.map((e) => e.code).join(', ')}); it will be graded again.`;
+  if (r.status === 'error')
+    return `Not graded: a grader error (${r.errors.map((e) => e.code).join(', ')}); it will be graded again.`;
   if (r.status === 'rejected') return `Not graded: ${r.errors.map((e) => e.message).join('; ')}`;
   const flags = r.flags.filter((f) => f.severity !== 'info').map((f) => `${f.code}: ${f.message}`);
-  return [`${points}/${maxPoints}: ${passed} of ${r.tests.length} hidden tests passed.`, r.scores.basis, ...flags, `Evidence ${r.evidence.hash}.`].filter(Boolean).join('\n');
+  return [
+    `${points}/${maxPoints}: ${passed} of ${r.tests.length} hidden tests passed.`,
+    r.scores.basis,
+    ...flags,
+    `Evidence ${r.evidence.hash}.`,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -34,27 +42,50 @@ function feedback(r: Report, maxPoints: number, points: number | null): string {
  * `--attempts all` left several; roster names replace the download's, and
  * roster students with no report get a "missing" row rather than silence.
  */
-export function gradebookRows(reports: readonly Report[], roster: readonly RosterEntry[] | null, maxPoints: number): GradeRow[] {
+export function gradebookRows(
+  reports: readonly Report[],
+  roster: readonly RosterEntry[] | null,
+  maxPoints: number,
+): GradeRow[] {
   const byUser = new Map<string, GradeRow>();
-  const sorted = [...reports].sort((a, b) => ((a.submission.lms?.attempt ?? 0) - (b.submission.lms?.attempt ?? 0)) || (a.submission.id < b.submission.id ? -1 : 1));
+  const sorted = [...reports].sort(
+    (a, b) =>
+      (a.submission.lms?.attempt ?? 0) - (b.submission.lms?.attempt ?? 0) ||
+      (a.submission.id < b.submission.id ? -1 : 1),
+  );
   const known = new Map((roster ?? []).map((s) => [s.userId, s]));
   for (const r of sorted) {
     const userId = r.submission.lms?.userId ?? r.submission.id;
     const points = r.status === 'error' ? null : Math.round(r.scores.final * maxPoints * 10) / 100;
     const who = known.get(userId);
     byUser.set(userId, {
-      userId, name: who?.name || r.submission.lms?.name || r.submission.name || r.submission.id, points, status: r.status,
-      feedback: feedback(r, maxPoints, points), submission: r.submission.id, extra: who?.extra ?? {},
+      userId,
+      name: who?.name || r.submission.lms?.name || r.submission.name || r.submission.id,
+      points,
+      status: r.status,
+      feedback: feedback(r, maxPoints, points),
+      submission: r.submission.id,
+      extra: who?.extra ?? {},
     });
   }
   for (const s of roster ?? []) {
-    if (!byUser.has(s.userId)) byUser.set(s.userId, { userId: s.userId, name: s.name, points: null, status: 'missing', feedback: 'No submission.', submission: null, extra: s.extra });
+    if (!byUser.has(s.userId))
+      byUser.set(s.userId, {
+        userId: s.userId,
+        name: s.name,
+        points: null,
+        status: 'missing',
+        feedback: 'No submission.',
+        submission: null,
+        extra: s.extra,
+      });
   }
-  return [...byUser.values()].sort((a, b) => (a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1)));
+  return [...byUser.values()].sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
 }
 
 const line = (cells: readonly (string | number | null)[]): string => cells.map(cell).join(',');
-const csv = (header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string => `${[line(header), ...rows.map(line)].join('\r\n')}\r\n`;
+const csv = (header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string =>
+  `${[line(header), ...rows.map(line)].join('\r\n')}\r\n`;
 
 /** "Seán O'Brien" → ["O'Brien", "Seán"]; "O'Brien, Seán" (Canvas's order) → the same. */
 function lastFirst(name: string): [string, string] {
@@ -69,29 +100,101 @@ function lastFirst(name: string): [string, string] {
 // Canvas gradebook import: Student, ID (Canvas user id, the key), SIS User ID, SIS Login ID, Section, then
 // one column per assignment; the "Points Possible" row is optional. Canvas takes no feedback here.
 function canvasCsv(g: Gradebook): string {
-  const rows = g.rows.map((r) => [r.name, r.userId, r.extra['SIS User ID'] ?? '', r.extra['SIS Login ID'] ?? '', r.extra.Section ?? '', r.points]);
-  return csv(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', g.title], [['Points Possible', '', '', '', '', g.maxPoints], ...rows]);
+  const rows = g.rows.map((r) => [
+    r.name,
+    r.userId,
+    r.extra['SIS User ID'] ?? '',
+    r.extra['SIS Login ID'] ?? '',
+    r.extra.Section ?? '',
+    r.points,
+  ]);
+  return csv(
+    ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', g.title],
+    [['Points Possible', '', '', '', '', g.maxPoints], ...rows],
+  );
 }
 
 // Moodle "Upload grading worksheet": matched on Identifier ("Participant <id>", the id in the download's
 // folder names); Grade and Feedback comments are imported.
 function moodleCsv(g: Gradebook): string {
-  const status = { graded: 'Submitted for grading', rejected: 'Submitted for grading', error: 'Submitted for grading', missing: 'No submission' } as const;
-  const rows = g.rows.map((r) => [`Participant ${r.userId}`, r.name, r.extra['Email address'] ?? r.extra.Email ?? '', status[r.status], r.points, g.maxPoints, 'Yes', '', '', r.feedback]);
-  return csv(['Identifier', 'Full name', 'Email address', 'Status', 'Grade', 'Maximum Grade', 'Grade can be changed', 'Last modified (submission)', 'Last modified (grade)', 'Feedback comments'], rows);
+  const status = {
+    graded: 'Submitted for grading',
+    rejected: 'Submitted for grading',
+    error: 'Submitted for grading',
+    missing: 'No submission',
+  } as const;
+  const rows = g.rows.map((r) => [
+    `Participant ${r.userId}`,
+    r.name,
+    r.extra['Email address'] ?? r.extra.Email ?? '',
+    status[r.status],
+    r.points,
+    g.maxPoints,
+    'Yes',
+    '',
+    '',
+    r.feedback,
+  ]);
+  return csv(
+    [
+      'Identifier',
+      'Full name',
+      'Email address',
+      'Status',
+      'Grade',
+      'Maximum Grade',
+      'Grade can be changed',
+      'Last modified (submission)',
+      'Last modified (grade)',
+      'Feedback comments',
+    ],
+    rows,
+  );
 }
 
 // Blackboard "Work Offline > Upload": keyed on Username; a column header without "|<id>" creates the column.
 function blackboardCsv(g: Gradebook): string {
   const rows = g.rows.map((r) => {
-    const [last, first] = r.extra['Last Name'] ? [r.extra['Last Name'], r.extra['First Name'] ?? ''] : lastFirst(r.name);
-    return [last, first, r.userId, r.extra['Student ID'] ?? '', '', 'Yes', r.points, r.status === 'graded' ? '' : r.status, 'PLAIN_TEXT', r.feedback, 'PLAIN_TEXT'];
+    const [last, first] = r.extra['Last Name']
+      ? [r.extra['Last Name'], r.extra['First Name'] ?? '']
+      : lastFirst(r.name);
+    return [
+      last,
+      first,
+      r.userId,
+      r.extra['Student ID'] ?? '',
+      '',
+      'Yes',
+      r.points,
+      r.status === 'graded' ? '' : r.status,
+      'PLAIN_TEXT',
+      r.feedback,
+      'PLAIN_TEXT',
+    ];
   });
-  return csv(['Last Name', 'First Name', 'Username', 'Student ID', 'Last Access', 'Availability', `${g.title} [Total Pts: ${g.maxPoints} Score]`, 'Grading Notes', 'Notes Format', 'Feedback to Learner', 'Feedback Format'], rows);
+  return csv(
+    [
+      'Last Name',
+      'First Name',
+      'Username',
+      'Student ID',
+      'Last Access',
+      'Availability',
+      `${g.title} [Total Pts: ${g.maxPoints} Score]`,
+      'Grading Notes',
+      'Notes Format',
+      'Feedback to Learner',
+      'Feedback Format',
+    ],
+    rows,
+  );
 }
 
 function plainCsv(g: Gradebook): string {
-  return csv(['user_id', 'name', 'submission', 'status', 'points', 'max_points', 'feedback'], g.rows.map((r) => [r.userId, r.name, r.submission ?? '', r.status, r.points, g.maxPoints, r.feedback]));
+  return csv(
+    ['user_id', 'name', 'submission', 'status', 'points', 'max_points', 'feedback'],
+    g.rows.map((r) => [r.userId, r.name, r.submission ?? '', r.status, r.points, g.maxPoints, r.feedback]),
+  );
 }
 
 /** Each target's import file: its name and text. Exhaustive: a new target is one function and one line. */

@@ -14,11 +14,14 @@ type Submitter = { name?: unknown; sid?: unknown; email?: unknown };
 /** `:submitters:` → `submitters`, recursively: the export writes Ruby symbols as keys. */
 function unsymbol(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(unsymbol);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/^:/, ''), unsymbol(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/^:/, ''), unsymbol(x)]));
   return v;
 }
 
-function metadata(entries: readonly RawEntry[]): Record<string, { submitters?: Submitter[]; created_at?: unknown; late?: unknown }> {
+function metadata(
+  entries: readonly RawEntry[],
+): Record<string, { submitters?: Submitter[]; created_at?: unknown; late?: unknown }> {
   const meta = entries.find((e) => e.path === META);
   if (!meta) return {};
   try {
@@ -28,7 +31,8 @@ function metadata(entries: readonly RawEntry[]): Record<string, { submitters?: S
   }
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
 export const gradescope: LmsFormat = {
   id: 'gradescope',
@@ -47,14 +51,21 @@ export const gradescope: LmsFormat = {
       // The metadata is the download's text too: any shape that is not the documented one reads as absent.
       const raw = meta && typeof meta === 'object' ? meta[folder] : undefined;
       const m = raw && typeof raw === 'object' ? raw : {};
-      const submitters = (Array.isArray(m.submitters) ? m.submitters : []).filter((s): s is Submitter => !!s && typeof s === 'object');
+      const submitters = (Array.isArray(m.submitters) ? m.submitters : []).filter(
+        (s): s is Submitter => !!s && typeof s === 'object',
+      );
       const who = submitters[0] ?? {};
       const names = submitters.map((s) => str(s.name)).filter((n): n is string => n !== null);
       const sid = (FOLDER.exec(folder) as RegExpExecArray)[1] as string;
       return {
         identity: {
-          system: 'gradescope' as const, userId: str(who.sid) ?? str(who.email) ?? folder, name: names.join(', '),
-          attempt: null, late: typeof m.late === 'boolean' ? m.late : null, submittedAt: str(m.created_at), submissionId: sid,
+          system: 'gradescope' as const,
+          userId: str(who.sid) ?? str(who.email) ?? folder,
+          name: names.join(', '),
+          attempt: null,
+          late: typeof m.late === 'boolean' ? m.late : null,
+          submittedAt: str(m.created_at),
+          submissionId: sid,
         },
         files: files.map((e) => ({ path: e.path.slice(folder.length + 1), entry: e })),
         ignored: [],

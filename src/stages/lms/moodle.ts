@@ -10,7 +10,8 @@ const FLAT = /^(?<name>.+)_(?<uid>\d+)_assign(?:submission|feedback)_(?<plugin>[
 function split(e: RawEntry): { name: string; uid: string; plugin: string; file: string } | null {
   const top = topName(e.path);
   const folder = FOLDER.exec(top)?.groups;
-  if (folder && e.path.length > top.length) return { name: folder.name!, uid: folder.uid!, plugin: folder.plugin!, file: e.path.slice(top.length + 1) };
+  if (folder && e.path.length > top.length)
+    return { name: folder.name!, uid: folder.uid!, plugin: folder.plugin!, file: e.path.slice(top.length + 1) };
   const flat = e.path === top ? FLAT.exec(top)?.groups : undefined;
   return flat ? { name: flat.name!, uid: flat.uid!, plugin: flat.plugin!, file: flat.file! } : null;
 }
@@ -33,7 +34,15 @@ export const moodle: LmsFormat = {
       else a.ignored.push(e.path);
     }
     const attempts = [...byUser.entries()].map(([uid, a]) => ({
-      identity: { system: 'moodle' as const, userId: uid, name: a.name, attempt: null, late: null, submittedAt: null, submissionId: null },
+      identity: {
+        system: 'moodle' as const,
+        userId: uid,
+        name: a.name,
+        attempt: null,
+        late: null,
+        submittedAt: null,
+        submissionId: null,
+      },
       files: a.files,
       ignored: a.ignored,
     }));

@@ -24,14 +24,26 @@ function roots(entries: readonly RawEntry[]): RawEntry[][] {
 }
 
 /** The format and the entries relative to its root: as named by --from, or the one format that recognises them. */
-export function resolveFormat(entries: readonly RawEntry[], from: LmsSystem | 'auto', where: string): { format: LmsFormat; entries: RawEntry[] } {
+export function resolveFormat(
+  entries: readonly RawEntry[],
+  from: LmsSystem | 'auto',
+  where: string,
+): { format: LmsFormat; entries: RawEntry[] } {
   const candidates = from === 'auto' ? LMS_SYSTEMS.map((s) => LMS_FORMATS[s]) : [LMS_FORMATS[from]];
   for (const root of roots(entries)) {
     // auto: the format whose naming every entry follows; named: it may leave some entries unexplained (listed as unmatched).
-    const found = candidates.filter((f) => f.detect(root) || (from !== 'auto' && f.parse(root, { entryFile: '' }).attempts.length > 0));
+    const found = candidates.filter(
+      (f) => f.detect(root) || (from !== 'auto' && f.parse(root, { entryFile: '' }).attempts.length > 0),
+    );
     if (found.length >= 1) return { format: found[0] as LmsFormat, entries: root };
   }
   const named = from === 'auto' ? `any of ${LMS_SYSTEMS.join(', ')}` : from;
-  const sample = entries.slice(0, 3).map((e) => JSON.stringify(e.path)).join(', ');
-  throw new EvigradeError('ARCHIVE_INVALID', `${where}: not a ${named} download (${entries.length} entries${sample ? `, e.g. ${sample}` : ''}); see README "From your LMS and back" for the names each system uses`);
+  const sample = entries
+    .slice(0, 3)
+    .map((e) => JSON.stringify(e.path))
+    .join(', ');
+  throw new EvigradeError(
+    'ARCHIVE_INVALID',
+    `${where}: not a ${named} download (${entries.length} entries${sample ? `, e.g. ${sample}` : ''}); see README "From your LMS and back" for the names each system uses`,
+  );
 }

@@ -47,15 +47,29 @@ export function parseCsv(textIn: string): string[][] {
 // Gradescope roster), then the plain `id,name`. The first present wins.
 const ID_COLUMNS = ['ID', 'Identifier', 'Username', 'SID', 'Email', 'Email address', 'id', 'user_id'];
 const NAME_COLUMNS = ['Student', 'Full name', 'Name', 'name'];
-const EXTRA_COLUMNS = ['SIS User ID', 'SIS Login ID', 'Section', 'Student ID', 'Email', 'Email address', 'First Name', 'Last Name'];
+const EXTRA_COLUMNS = [
+  'SIS User ID',
+  'SIS Login ID',
+  'Section',
+  'Student ID',
+  'Email',
+  'Email address',
+  'First Name',
+  'Last Name',
+];
 
 /** A roster from any of the systems' exports: ids as the downloads name students, names as people read them. */
 export function parseRoster(csvText: string, where: string): RosterEntry[] {
   const [header, ...rows] = parseCsv(csvText);
   if (!header) throw new EvigradeError('USAGE', `${where}: the roster is empty`);
-  const col = (names: readonly string[]): number => names.map((n) => header.findIndex((h) => h.trim() === n)).find((i) => i >= 0) ?? -1;
+  const col = (names: readonly string[]): number =>
+    names.map((n) => header.findIndex((h) => h.trim() === n)).find((i) => i >= 0) ?? -1;
   const idCol = col(ID_COLUMNS);
-  if (idCol < 0) throw new EvigradeError('USAGE', `${where}: no id column (looked for ${ID_COLUMNS.join(', ')}; found ${header.map((h) => JSON.stringify(h)).join(', ')})`);
+  if (idCol < 0)
+    throw new EvigradeError(
+      'USAGE',
+      `${where}: no id column (looked for ${ID_COLUMNS.join(', ')}; found ${header.map((h) => JSON.stringify(h)).join(', ')})`,
+    );
   const nameCol = col(NAME_COLUMNS);
   const first = col(['First Name']);
   const last = col(['Last Name']);
@@ -65,7 +79,9 @@ export function parseRoster(csvText: string, where: string): RosterEntry[] {
     const userId = (r[idCol] ?? '').trim().replace(/^Participant\s+/i, '');
     if (userId === '' || (r[0] ?? '').trim() === 'Points Possible') continue;
     const name = nameCol >= 0 ? (r[nameCol] ?? '').trim() : [r[first], r[last]].filter(Boolean).join(' ').trim();
-    const extra = Object.fromEntries(EXTRA_COLUMNS.map((c) => [c, (r[header.indexOf(c)] ?? '').trim()]).filter(([, v]) => v !== ''));
+    const extra = Object.fromEntries(
+      EXTRA_COLUMNS.map((c) => [c, (r[header.indexOf(c)] ?? '').trim()]).filter(([, v]) => v !== ''),
+    );
     out.push({ userId, name, extra });
   }
   return out;

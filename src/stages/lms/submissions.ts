@@ -26,7 +26,8 @@ function submissionId(a: LmsIdentity, all: boolean, taken: Set<string>): string 
 export function chooseAttempts(attempts: readonly LmsAttempt[], choice: AttemptChoice): LmsAttempt[] {
   if (choice === 'all') return [...attempts];
   const latest = new Map<string, LmsAttempt>();
-  const rank = (a: LmsAttempt): string => `${String(a.identity.attempt ?? 0).padStart(6, '0')}|${a.identity.submittedAt ?? ''}`;
+  const rank = (a: LmsAttempt): string =>
+    `${String(a.identity.attempt ?? 0).padStart(6, '0')}|${a.identity.submittedAt ?? ''}`;
   for (const a of attempts) {
     const prev = latest.get(a.identity.userId);
     if (!prev || rank(a) > rank(prev)) latest.set(a.identity.userId, a);
@@ -42,8 +43,20 @@ function toText(a: LmsAttempt, id: string): Pick<LmsSubmission, 'files' | 'ignor
       if (seen.has(path)) intakeFail('INTAKE_PATH_INVALID', id, `two files in the download are both named "${path}"`);
       seen.add(path);
     }
-    const { files, ignored } = intakeEntries(id, a.files.map(({ path, entry }) => ({ path, kind: entry.kind, data: entry.data, note: `(${entry.path} in the download)` })));
-    return { files: Object.fromEntries(files.map((f) => [f.path, f.content])), ignored: [...a.ignored, ...ignored], error: null };
+    const { files, ignored } = intakeEntries(
+      id,
+      a.files.map(({ path, entry }) => ({
+        path,
+        kind: entry.kind,
+        data: entry.data,
+        note: `(${entry.path} in the download)`,
+      })),
+    );
+    return {
+      files: Object.fromEntries(files.map((f) => [f.path, f.content])),
+      ignored: [...a.ignored, ...ignored],
+      error: null,
+    };
   } catch (e) {
     if (!isEvigradeError(e)) throw e;
     return { files: {}, ignored: a.ignored, error: { code: e.code, message: e.message } };
@@ -65,4 +78,5 @@ export function lmsSubmissions(attempts: readonly LmsAttempt[], choice: AttemptC
 }
 
 /** The report with the LMS identity of its submission, when it came from a download. */
-export const withLms = (r: Report, lms: LmsIdentity | undefined | null): Report => (lms ? { ...r, submission: { ...r.submission, lms } } : r);
+export const withLms = (r: Report, lms: LmsIdentity | undefined | null): Report =>
+  lms ? { ...r, submission: { ...r.submission, lms } } : r;

@@ -33,7 +33,10 @@ export const isTop = (e: RawEntry): boolean => !e.path.includes('/');
 export const text = (e: RawEntry): string => e.data.toString('utf8');
 
 /** The top-level entries whose name matches a format's pattern, with its named groups; every other path is unmatched. */
-export function matchTop(entries: readonly RawEntry[], pattern: RegExp): { matched: { entry: RawEntry; groups: Record<string, string | undefined> }[]; unmatched: string[] } {
+export function matchTop(
+  entries: readonly RawEntry[],
+  pattern: RegExp,
+): { matched: { entry: RawEntry; groups: Record<string, string | undefined> }[]; unmatched: string[] } {
   const matched: { entry: RawEntry; groups: Record<string, string | undefined> }[] = [];
   const unmatched: string[] = [];
   for (const entry of entries) {
