@@ -34,7 +34,7 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
         [--queue redis://host:port] [--db <postgres://…|folder>]
   evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
-  evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify]
+  evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--flagged] [--verify]
         [--diff A --diff B] [--batches] [--export BATCH --out DIR]
 
   With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on

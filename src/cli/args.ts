@@ -294,6 +294,8 @@ export interface HistoryArgs {
   readonly rubric: string | null;
   readonly submission: string | null;
   readonly flag: string | null;
+  /** Only gradings carrying any flag. */
+  readonly flagged: boolean;
   readonly verify: boolean;
   /** Two grading ids to compare. */
   readonly diff: readonly [number, number] | null;
@@ -311,6 +313,7 @@ export function parseHistoryArgs(argv: string[]): HistoryArgs {
     rubric: { type: 'string' },
     submission: { type: 'string' },
     flag: { type: 'string' },
+    flagged: { type: 'boolean' },
     verify: { type: 'boolean' },
     diff: { type: 'string', multiple: true },
     batches: { type: 'boolean' },
@@ -319,7 +322,7 @@ export function parseHistoryArgs(argv: string[]): HistoryArgs {
   });
   if (positionals.length > 0)
     usage(
-      `history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--verify] [--diff A --diff B] [--batches] [--export BATCH --out DIR])`,
+      `history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--flagged] [--verify] [--diff A --diff B] [--batches] [--export BATCH --out DIR])`,
     );
   if ((typeof values.export === 'string') !== (typeof values.out === 'string'))
     usage('history: --export BATCH and --out DIR go together');
@@ -334,6 +337,7 @@ export function parseHistoryArgs(argv: string[]): HistoryArgs {
     rubric: str(values.rubric),
     submission: str(values.submission),
     flag: str(values.flag),
+    flagged: values.flagged === true,
     verify: values.verify === true,
     diff: ids ? [ids[0] as number, ids[1] as number] : null,
     batches: values.batches === true,

@@ -41,6 +41,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(args.rubric ? { rubricId: args.rubric } : {}),
       ...(args.submission ? { submissionId: args.submission } : {}),
       ...(args.flag ? { flag: args.flag } : {}),
+      ...(args.flagged ? { flagged: true } : {}),
     };
     if (args.diff) {
       const [a, b] = await Promise.all(args.diff.map((id) => store.report(id)));

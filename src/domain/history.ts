@@ -23,6 +23,8 @@ export interface HistoryFilter {
   readonly submissionId?: string;
   /** Only gradings carrying this flag code. */
   readonly flag?: string;
+  /** Only gradings carrying any flag (the ones an instructor should look at). */
+  readonly flagged?: boolean;
 }
 
 export interface ChainProblem {

@@ -68,6 +68,24 @@ describe('grading history over HTTP (embedded Postgres)', () => {
       expect((await a.inject({ url: '/history?flag=judge.unknown_evidence', headers: auth })).json()).toEqual({
         gradings: [],
       });
+      // A second student whose code reaches for a child process (never called): flagged by analysis.
+      const reaching = `${GOOD}\nexport function never() { return require('child_process'); }\n`;
+      const flaggedRun = await a.inject({
+        method: 'POST',
+        url: '/grade',
+        headers: auth,
+        payload: { rubric: 'leap', id: 'yan', files: { 'leap.js': reaching } },
+      });
+      expect(flaggedRun.json().flags.map((f: { code: string }) => f.code)).toContain('policy.child_process');
+      const list = async (q: string) =>
+        (
+          (await a.inject({ url: `/history?${q}`, headers: auth })).json() as { gradings: { submissionId: string }[] }
+        ).gradings.map((g) => g.submissionId);
+      // Newest first.
+      expect(await list('rubric=leap')).toEqual(['yan', 'zoe']);
+      expect(await list('rubric=leap&flagged=true')).toEqual(['yan']);
+      expect(await list('flag=policy.child_process')).toEqual(['yan']);
+      expect(await list('rubric=leap&flagged=false')).toEqual(['yan', 'zoe']);
       expect((await a.inject({ url: '/history?colour=red', headers: auth })).json().error.code).toBe('BODY_INVALID');
     } finally {
       await history.close();

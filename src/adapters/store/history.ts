@@ -70,6 +70,7 @@ function where(filter: HistoryFilter): { clause: string; params: unknown[] } {
   if (filter.rubricId) parts.push(`rubric_id = $${params.push(filter.rubricId)}`);
   if (filter.submissionId) parts.push(`submission_id = $${params.push(filter.submissionId)}`);
   if (filter.flag) parts.push(`$${params.push(filter.flag)} = any(flags)`);
+  if (filter.flagged) parts.push('cardinality(flags) > 0');
   return { clause: parts.length ? `where ${parts.join(' and ')}` : '', params };
 }
 

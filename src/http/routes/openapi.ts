@@ -113,14 +113,16 @@ export function openapiDocument(): Record<string, unknown> {
       },
       '/submissions/{id}/history': {
         get: {
-          summary: 'Every recorded grading of a submission (servers started with --db); ?rubric= and ?flag= narrow it',
+          summary:
+            'Every recorded grading of a submission (servers started with --db); ?rubric=, ?flag=CODE and ?flagged=true narrow it',
           parameters: byId,
           responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') },
         },
       },
       '/history': {
         get: {
-          summary: 'Recorded gradings of a rubric (?rubric=) or carrying a flag code (?flag=)',
+          summary:
+            'Recorded gradings of a rubric (?rubric=), carrying a flag code (?flag=), or flagged at all (?flagged=true); combine them for the flagged submissions of a rubric',
           responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') },
         },
       },
