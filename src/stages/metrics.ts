@@ -9,30 +9,10 @@ import { isBuiltin } from 'node:module';
 import { AST_NODE_TYPES as N, type TSESTree } from '@typescript-eslint/types';
 import { estree } from './estree.js';
 
-export interface FunctionMetrics {
-  name: string;
-  line: number;
-  endLine: number;
-  cyclomatic: number;
-  maxLoopNesting: number;
-  recursive: boolean;
-  lines: number;
-  params: number;
-}
-export interface PolicyFinding {
-  rule: string;
-  line: number;
-  column: number;
-  message: string;
-}
-export interface FileMetrics {
-  file: string;
-  loc: number;
-  functions: FunctionMetrics[];
-  maxLoopNesting: number;
-  maxCyclomatic: number;
-  policy: PolicyFinding[];
-}
+import type { FileMetrics, PolicyFinding } from '../domain/analysis.js';
+import { fileMetrics } from './function-metrics.js';
+
+export type { FileMetrics, FunctionMetrics, PolicyFinding } from '../domain/analysis.js';
 
 /** The code could not be analysed; `line` and `column` are 1-based. */
 export class ParseFailure extends Error {
@@ -131,29 +111,12 @@ function measureParsed(file: string, code: string, ast: TSESTree.Program): FileM
   walkTree(ast, moduleFn, walk);
   // Top-level code is only worth reporting when it makes decisions.
   const all = moduleFn.cyclomatic > 1 ? [moduleFn, ...walk.functions] : walk.functions;
-  const functions = all.sort((a, b) => a.start - b.start).map(toMetrics);
-  return {
+  return fileMetrics(
     file,
-    loc: countCodeLines(code, ignoredRanges(code, ast.comments ?? [])),
-    functions,
-    // reduce rather than Math.max(...xs): a file may hold more functions than the argument limit.
-    maxLoopNesting: functions.reduce((m, f) => Math.max(m, f.maxLoopNesting), 0),
-    maxCyclomatic: functions.reduce((m, f) => Math.max(m, f.cyclomatic), 1),
-    policy: walk.policy.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule)),
-  };
-}
-
-function toMetrics(fn: Fn): FunctionMetrics {
-  return {
-    name: fn.name,
-    line: fn.line,
-    endLine: fn.endLine,
-    cyclomatic: fn.cyclomatic,
-    maxLoopNesting: fn.maxLoopNesting,
-    recursive: fn.recursive,
-    lines: fn.endLine - fn.line + 1,
-    params: fn.params,
-  };
+    countCodeLines(code, ignoredRanges(code, ast.comments ?? [])),
+    all.sort((a, b) => a.start - b.start),
+    walk.policy.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule)),
+  );
 }
 
 function newFn(name: string, node: Node, parent: Fn | null): Fn {

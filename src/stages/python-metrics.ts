@@ -4,7 +4,8 @@
 // goes out. One TreeCursor walk, no child arrays: nodes are materialised only where a name or an argument
 // is read (definitions, calls, imports, match statements).
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
-import type { FileMetrics, FunctionMetrics } from '../domain/analysis.js';
+import type { FileMetrics } from '../domain/analysis.js';
+import { fileMetrics } from './function-metrics.js';
 import { pythonCodeLines, type PythonTrivia } from './python-source.js';
 import { pythonPolicy, type CallSite, type ImportSite } from './python-policy.js';
 
@@ -79,28 +80,7 @@ export function measurePython(file: string, code: string, tree: Tree, trivia?: P
     cursor.delete();
   }
   const all = moduleFn.cyclomatic > 1 ? [moduleFn, ...walk.functions] : walk.functions;
-  const functions = all.map(toMetrics);
-  return {
-    file,
-    loc: pythonCodeLines(code, trivia),
-    functions,
-    maxLoopNesting: functions.reduce((m, f) => Math.max(m, f.maxLoopNesting), 0),
-    maxCyclomatic: functions.reduce((m, f) => Math.max(m, f.cyclomatic), 1),
-    policy: pythonPolicy(walk.imports, walk.calls),
-  };
-}
-
-function toMetrics(fn: Fn): FunctionMetrics {
-  return {
-    name: fn.name,
-    line: fn.line,
-    endLine: fn.endLine,
-    cyclomatic: fn.cyclomatic,
-    maxLoopNesting: fn.maxLoopNesting,
-    recursive: fn.recursive,
-    lines: fn.endLine - fn.line + 1,
-    params: fn.params,
-  };
+  return fileMetrics(file, pythonCodeLines(code, trivia), all, pythonPolicy(walk.imports, walk.calls));
 }
 
 /** Depth-first over every node with one cursor; `types[d]` is the type of the node at depth d on the current path. */
