@@ -1,14 +1,14 @@
 import type { FileMetrics, FunctionMetrics, PolicyFinding } from '../domain/analysis.js';
 
-/** What both languages' walkers know of one function when they finish it. */
+/** What both languages' walkers count for one function as they walk it. */
 export interface WalkedFunction {
-  readonly name: string;
-  readonly line: number;
-  readonly endLine: number;
-  readonly cyclomatic: number;
-  readonly maxLoopNesting: number;
-  readonly recursive: boolean;
-  readonly params: number;
+  name: string;
+  line: number;
+  endLine: number;
+  params: number;
+  cyclomatic: number;
+  maxLoopNesting: number;
+  recursive: boolean;
 }
 
 export const toMetrics = (fn: WalkedFunction): FunctionMetrics => ({

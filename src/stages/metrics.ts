@@ -10,7 +10,7 @@ import { AST_NODE_TYPES as N, type TSESTree } from '@typescript-eslint/types';
 import { estree } from './estree.js';
 
 import type { FileMetrics, PolicyFinding } from '../domain/analysis.js';
-import { fileMetrics } from './function-metrics.js';
+import { fileMetrics, type WalkedFunction } from './function-metrics.js';
 
 export type { FileMetrics, FunctionMetrics, PolicyFinding } from '../domain/analysis.js';
 
@@ -30,7 +30,7 @@ type Node = TSESTree.Node;
 type FunctionNode = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /** A function being measured; `parent` is the lexically enclosing one. */
-interface Fn {
+interface Fn extends WalkedFunction {
   name: string;
   /** Identifiers that refer to this function from inside it (its own id, the variable it is assigned to). */
   selfNames: string[];
@@ -39,12 +39,6 @@ interface Fn {
   arrow: boolean;
   parent: Fn | null;
   start: number;
-  line: number;
-  endLine: number;
-  params: number;
-  cyclomatic: number;
-  maxLoopNesting: number;
-  recursive: boolean;
 }
 
 /** Naming information a parent node leaves for the function it holds. */

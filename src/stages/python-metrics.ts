@@ -5,22 +5,15 @@
 // is read (definitions, calls, imports, match statements).
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { FileMetrics } from '../domain/analysis.js';
-import { fileMetrics } from './function-metrics.js';
+import { fileMetrics, type WalkedFunction } from './function-metrics.js';
 import { pythonCodeLines, type PythonTrivia } from './python-source.js';
 import { pythonPolicy, type CallSite, type ImportSite } from './python-policy.js';
 
-interface Fn {
-  name: string;
+interface Fn extends WalkedFunction {
   /** The bare name a direct recursive call uses (`f(…)`), or for a method the `self.name(…)` parts. */
   callName: string;
   receiver: string | null;
   parent: Fn | null;
-  line: number;
-  endLine: number;
-  params: number;
-  cyclomatic: number;
-  maxLoopNesting: number;
-  recursive: boolean;
 }
 
 /** What the nodes below a node are measured in; `fn` null: not counted anywhere (radon skips decorators, defaults, annotations). */
