@@ -58,7 +58,15 @@ export const BatchStatusSchema = z
     total: z.number().int(),
     done: z.number().int(),
     submissions: z.array(
-      z.object({ id: z.string(), status: z.string().nullable(), final: z.number().nullable() }).strict(),
+      z
+        .object({
+          id: z.string(),
+          /** The submission's own name when it differs from the id (o'brien, José Núñez). */
+          name: z.string().optional(),
+          status: z.string().nullable(),
+          final: z.number().nullable(),
+        })
+        .strict(),
     ),
     createdAt: z.string(),
   })

@@ -33,6 +33,8 @@ export interface StoredBatch {
 
 export interface StoredResult {
   readonly submissionId: string;
+  /** The submission's own name when it differs from the id. */
+  readonly name: string | null;
   readonly status: string | null;
   readonly final: number | null;
 }

@@ -33,6 +33,8 @@ interface Manifest {
   readonly rubric: string;
   readonly createdAt: string;
   readonly submissions: string[];
+  /** Submissions' own names where they differ from their ids; absent in batches stored before the field. */
+  readonly names?: Record<string, string>;
   /** Who asked (an API key's id), for the grading history; absent in batches stored before the field. */
   readonly requestedBy?: string;
 }
@@ -228,6 +230,12 @@ export function createBatchService(
     run(m).catch((e: unknown) => log.error({ batch: m.id, err: asEvigradeError(e).message }, 'batch run failed'));
   }
 
+  /** A submission's own name, from the manifest or (older batches) its report. */
+  const nameOf = (m: Manifest, sub: string, report: Report | null): { name?: string } => {
+    const name = (m.names && Object.hasOwn(m.names, sub) ? m.names[sub] : undefined) ?? report?.submission.name;
+    return name ? { name } : {};
+  };
+
   async function status(id: string): Promise<BatchStatus> {
     const m = await manifest(id);
     const subs = await Promise.all(m.submissions.map(async (s) => ({ id: s, report: await readReport(id, s) })));
@@ -241,6 +249,7 @@ export function createBatchService(
       state: done === m.submissions.length ? 'done' : 'running',
       submissions: subs.map((s) => ({
         id: s.id,
+        ...nameOf(m, s.id, s.report),
         status: s.report?.status ?? null,
         final: s.report?.scores.final ?? null,
       })),
@@ -261,6 +270,7 @@ export function createBatchService(
         rubric: req.rubric,
         createdAt: new Date().toISOString(),
         submissions: req.submissions.map((s) => s.id),
+        names: Object.fromEntries(req.submissions.flatMap((s) => (s.name ? [[s.id, s.name]] : []))),
         requestedBy,
       };
       await writeFileAtomic(join(root, id, 'manifest.json'), JSON.stringify(m));

@@ -170,7 +170,12 @@ export async function createStoredBatchService(
       total: batch.total,
       done,
       state: done === batch.total ? 'done' : 'running',
-      submissions: results.map((r) => ({ id: r.submissionId, status: r.status, final: r.final })),
+      submissions: results.map((r) => ({
+        id: r.submissionId,
+        ...(r.name ? { name: r.name } : {}),
+        status: r.status,
+        final: r.final,
+      })),
     };
   }
 

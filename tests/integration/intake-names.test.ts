@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack } from 'tar-stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { BatchStatus } from '../../src/domain/api.js';
 import { ReportSchema, SummarySchema, type Report } from '../../src/domain/report.js';
 import { parseCsv } from '../../src/stages/lms/roster.js';
 import { sha256 } from '../../src/util/hash.js';
@@ -240,6 +241,13 @@ describe('HTTP keeps real names and checks the entry file', () => {
       `${obrien}:graded`,
       'nolead:rejected',
       `${bad}:rejected`,
+    ]);
+    // GET /batches/{id} names each student beside the id, as reports and the summary do.
+    const listed = (await server.a.inject({ url: `/batches/${id}`, headers })).json() as BatchStatus;
+    expect(listed.submissions.map((s) => [s.id, s.name ?? null])).toEqual([
+      [obrien, "o'brien"],
+      ['nolead', null],
+      [bad, 'bad\u200Bname'],
     ]);
     expect((await batches.report(id, 'nolead')).errors).toEqual([
       { code: 'INTAKE_ENTRY_MISSING', message: MISSING('nolead', 'main.js') },

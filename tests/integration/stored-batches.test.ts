@@ -146,6 +146,32 @@ describe('batches in the store (embedded Postgres)', () => {
     }
   });
 
+  it("names: a student's own name is listed beside the id, from the stored input, before and after grading", async () => {
+    const svc = await service([]);
+    try {
+      const subs = [
+        { id: 'zoe-1a2b3c4d', name: 'Zoë Ó Briain', files: { 'leap.js': GOOD } },
+        { id: 'plain', files: { 'leap.js': GOOD } },
+      ];
+      const { id, submissions: early } = await svc.create({ rubric: 'leap', submissions: subs }, 'key-1');
+      await finished(svc, id);
+      const late = (await svc.status(id)).submissions;
+      expect([early, late].map((l) => l.map((s) => [s.id, s.name ?? null]))).toEqual([
+        [
+          ['zoe-1a2b3c4d', 'Zoë Ó Briain'],
+          ['plain', null],
+        ],
+        [
+          ['zoe-1a2b3c4d', 'Zoë Ó Briain'],
+          ['plain', null],
+        ],
+      ]);
+      expect((await svc.report(id, 'zoe-1a2b3c4d')).submission.name).toBe('Zoë Ó Briain');
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('a failure that would recur (here the judge throwing) becomes the error report of its submission, on disk and in the store: the batch ends', async () => {
     const judge = {
       judge: async () => {

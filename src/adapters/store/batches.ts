@@ -75,12 +75,20 @@ export function batchesOver(sql: Sql): BatchStore {
         )
         .catch(fail(`cannot read batch ${id}`));
       if (!b) return null;
-      const rows = await sql.query<{ submission_id: string; status: string | null; final: number | null }>(
-        'select submission_id, status, final from evigrade_batch_submissions where batch_id = $1 order by ord',
+      // The name is in the input (API batches) or, for a CLI batch recorded from its files, in the report.
+      const rows = await sql.query<{
+        submission_id: string;
+        name: string | null;
+        status: string | null;
+        final: number | null;
+      }>(
+        `select submission_id, coalesce(input->>'name', report::jsonb #>> '{submission,name}') as name, status, final
+         from evigrade_batch_submissions where batch_id = $1 order by ord`,
         [id],
       );
       const results: StoredResult[] = rows.map((r) => ({
         submissionId: r.submission_id,
+        name: r.name,
         status: r.status,
         final: r.final === null ? null : Number(r.final),
       }));
