@@ -96,8 +96,8 @@ export interface BatchStore {
   started(batch: string, submission: string, where: string): Promise<void>;
   /** How many submissions of every batch have no result yet. */
   unfinished(): Promise<number>;
-  /** Every replica's progress events; resolves with the unsubscribe. */
-  listen(fn: (e: StoreEvent) => void): Promise<() => Promise<void>>;
+  /** Every replica's progress events; resolves with the unsubscribe. `reconnected`: events may have been lost. */
+  listen(fn: (e: StoreEvent) => void, reconnected?: () => void): Promise<() => Promise<void>>;
   /** A CLI batch's results, recorded after its files are written (for `history export`). */
   recordCli(batch: StoredBatch, reports: readonly { id: string; text: string }[]): Promise<void>;
   /** Batches, newest first (for `history --batches`). */

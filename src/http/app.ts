@@ -32,8 +32,6 @@ export interface AppDeps {
   /** Bytes: one submission's body, and a batch's. */
   readonly bodyLimit?: number;
   readonly batchBodyLimit?: number;
-  /** How often an open SSE stream re-reads its batch's status in case a notification was lost (ms, 5000). */
-  readonly sseCheckMs?: number;
 }
 
 const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/openapi.json']);

@@ -39,11 +39,24 @@ export async function createStoredBatchService(
   bus.setMaxListeners(0);
   const held = new Map<string, Claim>();
   let closing = false;
-  const unlisten = await store.listen((e: StoreEvent) => {
-    if (e.type === 'created') return void pump();
-    const { batch, type, ...rest } = e;
-    bus.emit(batch, { type, ...rest } satisfies BatchEvent);
-  });
+  const unlisten = await store.listen(
+    (e: StoreEvent) => {
+      if (e.type === 'created') return void pump();
+      const { batch, type, ...rest } = e;
+      bus.emit(batch, { type, ...rest } satisfies BatchEvent);
+    },
+    () => void announceEnded(),
+  );
+  /**
+   * After the listening connection came back, the notifications sent meanwhile are lost: every batch someone
+   * follows here that ended meanwhile is announced from its status, so no event stream waits for a past end.
+   */
+  async function announceEnded(): Promise<void> {
+    for (const id of bus.eventNames().map(String)) {
+      const s = await status(id).catch(() => null);
+      if (s?.state === 'done') bus.emit(id, { type: 'done', done: s.done, total: s.total } satisfies BatchEvent);
+    }
+  }
   // Batch work waits behind interactive requests in this replica's slots.
   const queue = {
     label: ports.queue.label,

@@ -5,11 +5,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openHistory } from '../../src/adapters/store/history.js';
+import { pino } from 'pino';
+import { batchesOver } from '../../src/adapters/store/batches.js';
+import { openHistory, openMigrated } from '../../src/adapters/store/history.js';
 import { openSql } from '../../src/adapters/store/sql.js';
 import { EvigradeError } from '../../src/domain/errors.js';
 import { startPostgres, type PostgresServer } from '../fakes/postgres.js';
-import { ROOT } from '../helpers.js';
+import { createSlots } from '../../src/server/slots.js';
+import { createStoredBatchService } from '../../src/server/stored-batches.js';
+import { leapService, ROOT } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
@@ -203,4 +207,45 @@ describe('history --export (embedded Postgres)', () => {
       `evigrade: error NOT_FOUND: history: no batch "cli-0000000000000000" in ${db}`,
     ]);
   }, 300_000);
+});
+
+describe('batches over a Postgres server whose listening connection is cut', () => {
+  it('a replica announces the end of a batch it follows once its LISTEN connection is back (the NOTIFY sent meanwhile is lost)', async () => {
+    const where = await fresh('postgres');
+    const sql = await openMigrated(where);
+    const { ports, rubrics } = await leapService();
+    const svc = await createStoredBatchService(
+      batchesOver(sql),
+      rubrics,
+      createSlots(2, 4),
+      { ...ports, history: null },
+      pino({ level: 'silent' }),
+      5000,
+    );
+    const admin = await openSql(server.url);
+    try {
+      const good = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
+      const { id } = await svc.create(
+        { rubric: 'leap', submissions: [{ id: 'ada', files: { 'leap.js': good } }] },
+        'k',
+      );
+      await new Promise<void>((resolve) => {
+        const off = svc.subscribe(id, (e) => e.type === 'done' && (off(), resolve()));
+        void svc.status(id).then((s) => s.state === 'done' && (off(), resolve()));
+      });
+      // The batch has ended; a follower arrives, then the listener's connection is cut. Only the catch-up after
+      // the reconnect can tell it: no further notification will come for this batch.
+      const heard = new Promise<unknown>((resolve) => svc.subscribe(id, (e) => e.type === 'done' && resolve(e)));
+      const cut = await admin.query<{ ok: boolean }>(
+        `select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and query ilike 'listen %'`,
+        [new URL(where).pathname.slice(1)],
+      );
+      expect(cut.map((r) => r.ok)).toEqual([true]);
+      expect(await heard).toEqual({ type: 'done', done: 1, total: 1 });
+    } finally {
+      await svc.close();
+      await admin.close();
+      await sql.close();
+    }
+  }, 120_000);
 });

@@ -382,34 +382,6 @@ describe('batches over a real socket', () => {
     expect([report.submission.id, summary.count, summary.graded]).toEqual(['b', 3, 3]);
   });
 
-  it('an event stream whose notifications are lost still ends with done: the batch status is re-read', async () => {
-    // A service that never delivers a notification, as a replica's reconnecting LISTEN connection would lose them.
-    const dataDir = mkdtempSync(join(tmpdir(), 'evigrade-http-deaf-'));
-    const slots = createSlots(2, 4);
-    const inner = createBatchService(dataDir, rubrics, slots, ports, pino({ level: 'silent' }));
-    const deaf = { ...inner, subscribe: () => () => undefined };
-    const { app: a } = await app({ batches: deaf, sseCheckMs: 50 }, slots);
-    await a.listen({ port: 0, host: '127.0.0.1' });
-    try {
-      const url = `http://127.0.0.1:${(a.server.address() as { port: number }).port}`;
-      const created = await fetch(`${url}/batches`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ rubric: 'leap', submissions: [{ id: 'solo', files: { 'leap.js': GOOD } }] }),
-      });
-      const { id } = (await created.json()) as { id: string };
-      const text = await (await fetch(`${url}/batches/${id}/events`, { headers: auth })).text();
-      const events = text
-        .split('\n')
-        .filter((l) => l.startsWith('event: '))
-        .map((l) => l.slice(7));
-      expect([events[0], events.at(-1), events.filter((e) => e === 'done').length]).toEqual(['progress', 'done', 1]);
-      expect((await deaf.status(id)).state).toBe('done');
-    } finally {
-      await a.close();
-    }
-  });
-
   it('accepts a gzipped tar of submissions under the folder intake rules; links reject their submission, bombs and escapes the upload', async () => {
     const tarOf = async (
       entries: { name: string; body?: string | Buffer; type?: 'file' | 'symlink'; linkname?: string }[],

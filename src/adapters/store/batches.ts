@@ -228,14 +228,18 @@ export function batchesOver(sql: Sql): BatchStore {
       return Number(c?.n ?? 0);
     },
 
-    listen: (fn) =>
-      sql.listen(CHANNEL, (payload) => {
-        try {
-          fn(JSON.parse(payload) as StoreEvent);
-        } catch {
-          // Not ours (another program on the channel): ignored.
-        }
-      }),
+    listen: (fn, reconnected) =>
+      sql.listen(
+        CHANNEL,
+        (payload) => {
+          try {
+            fn(JSON.parse(payload) as StoreEvent);
+          } catch {
+            // Not ours (another program on the channel): ignored.
+          }
+        },
+        reconnected,
+      ),
 
     recordCli: (batch, reports) =>
       sql

@@ -12,8 +12,11 @@ export interface Sql {
   exec(text: string): Promise<void>;
   /** Runs `fn` in one transaction; statements in it see one snapshot and commit together. */
   transaction<T>(fn: (sql: Pick<Sql, 'query' | 'exec'>) => Promise<T>): Promise<T>;
-  /** Calls `fn` with each NOTIFY payload on `channel` (from any process on a server; this one on PGlite); resolves with the unlisten. */
-  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `fn` with each NOTIFY payload on `channel` (from any process on a server; this one on PGlite); resolves
+   * with the unlisten. `reconnected` runs when a broken listening connection is back: what was sent meanwhile is lost.
+   */
+  listen(channel: string, fn: (payload: string) => void, reconnected?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -58,7 +61,7 @@ async function openServer(url: string): Promise<Sql> {
         client.release();
       }
     },
-    listen: (channel, fn) => listenOn(url, label, channel, fn),
+    listen: (channel, fn, reconnected) => listenOn(url, label, channel, fn, reconnected),
     close: () => pool.end(),
   };
 }
@@ -72,6 +75,7 @@ async function listenOn(
   label: string,
   channel: string,
   fn: (payload: string) => void,
+  reconnected: () => void = () => undefined,
 ): Promise<() => Promise<void>> {
   const { default: pg } = await import('pg');
   let client: InstanceType<typeof pg.Client> | null = null;
@@ -81,7 +85,7 @@ async function listenOn(
     c.on('notification', (n) => n.channel === channel && fn(n.payload ?? ''));
     c.on('error', () => {
       c.end().catch(() => undefined);
-      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+      if (!stopped) setTimeout(() => void connect().then(reconnected, () => undefined), 1000).unref();
     });
     await c.connect();
     await c.query(`listen ${pgIdent(channel)}`);

@@ -10,9 +10,6 @@ import { bodyError } from '../errors.js';
 
 type IdParams = { Params: { id: string } };
 
-/** How often an open event stream re-reads its batch's status (a safety net under the notifications). */
-const SSE_CHECK_MS = 5000;
-
 /** A JSON batch: each submission's name gets its safe id; a refused name rejects that submission only. */
 function parseJson(body: unknown): BatchInput {
   const parsed = BatchRequestSchema.safeParse(body);
@@ -92,7 +89,6 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   /** Server-sent events: the current progress at once, one event per finished submission, then `done`. */
   app.get<IdParams>('/batches/:id/events', async (req, reply) => {
-    const id = req.params.id;
     // Subscribed before the status is read, so a submission (or the end) finishing in between is not missed.
     let forward: ((e: BatchEvent) => void) | null = null;
     const early: BatchEvent[] = [];
@@ -116,30 +112,15 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       res.end();
       return;
     }
-    let ended = false;
-    // A notification lost in transit (a replica's LISTEN connection reconnecting) must not leave a client
-    // waiting for an end that already happened: the batch's status is read now and then, and ends the stream.
-    const check = setInterval(() => {
-      deps.batches.status(id).then(
-        (s) => s.state === 'done' && forward?.({ type: 'done', done: s.done, total: s.total }),
-        () => undefined, // the next check, or the notification, will tell
-      );
-    }, deps.sseCheckMs ?? SSE_CHECK_MS);
-    const quit = (): void => {
-      ended = true;
-      stop();
-      clearInterval(check);
-    };
     forward = (e) => {
-      if (ended) return;
       send(e.type, e);
       if (e.type === 'done') {
-        quit();
+        stop();
         res.end();
       }
     };
     // What arrived while the status was read and is not in it yet.
     for (const e of early) if (e.type !== 'submission' || e.done > status.done) forward(e);
-    res.on('close', quit);
+    res.on('close', stop);
   });
 }
