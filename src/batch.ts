@@ -12,7 +12,7 @@ import { asEvigradeError, conclude, measure, type GradingPorts, type Intake, typ
 import { deterministicPart } from './stages/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { ExpectedTest } from './stages/test-run.js';
-import { intake, intakeRules, mapEntries } from './stages/intake.js';
+import { intakeMap } from './stages/intake.js';
 import { nameSubmissions, notASubmission } from './stages/intake-names.js';
 import type { LmsSubmission } from './stages/lms/submissions.js';
 import { summarise } from './stages/summary.js';
@@ -75,8 +75,7 @@ export async function listEntries(dir: string): Promise<Entry[]> {
 /** A download's submission through intake; the download's own ignored entries stay listed. */
 function preparedSubmission(p: LmsSubmission, rubric: Rubric): Submission {
   if (p.error) throw new EvigradeError(p.error.code, p.error.message, { submission: p.id });
-  const sub = intake(p.id, mapEntries(p.files), intakeRules(rubric));
-  return { ...sub, ignored: [...p.ignored, ...sub.ignored] };
+  return intakeMap(p.id, p.files, rubric, { ignored: p.ignored });
 }
 
 /** A report already on disk counts as done if it is valid and for the same rubric and submission. */

@@ -15,7 +15,7 @@ import {
   gradeDeterministic,
   type GradePorts,
 } from '../pipeline.js';
-import { intake, intakeRules, mapEntries } from '../stages/intake.js';
+import { intakeMap } from '../stages/intake.js';
 import type { ExpectedTest } from '../stages/test-run.js';
 import { connect, JOB, reachable, rubricKey, type JobName, type QueueSettings } from './bull.js';
 import { encodeFailure } from './outcome.js';
@@ -65,15 +65,15 @@ function rubricCache(conn: Redis, s: QueueSettings): (sha: string) => Promise<Ru
   };
 }
 
-/** The submission as the submitter took it in: the same intake rules again (entry file included), and the same content hash. */
+/** The submission as the submitter took it in: the same intake rules again (entry file included), the same content hash, its ignored entries kept. */
 function submissionOf(d: z.infer<typeof GradeJobSchema>['submission'], rubric: Rubric): Submission {
-  const sub = intake(d.id, mapEntries(d.files), intakeRules(rubric), d.name);
+  const sub = intakeMap(d.id, d.files, rubric, d);
   if (sub.sha256 !== d.sha256)
     throw new EvigradeError(
       'JOB_INVALID',
       `submission "${d.id}": its files hash to ${sub.sha256.slice(0, 12)}, the job says ${d.sha256.slice(0, 12)}`,
     );
-  return { ...sub, ignored: [...d.ignored, ...sub.ignored] };
+  return sub;
 }
 
 type Handler = (job: Job, ports: GradePorts, rubricOf: (sha: string) => Promise<Rubric>) => Promise<unknown>;

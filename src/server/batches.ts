@@ -21,7 +21,7 @@ import {
   type Keeping,
 } from '../pipeline.js';
 import type { Rubric } from '../domain/rubric.js';
-import { intake, intakeRules, mapEntries } from '../stages/intake.js';
+import { intakeMap } from '../stages/intake.js';
 import { summarise } from '../stages/summary.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
@@ -84,8 +84,7 @@ export type BatchLog = Pick<Logger, 'info' | 'warn' | 'error'>;
 function intakeOf(sub: string, input: StoredInput, rubric: Rubric): Intake {
   try {
     if (input.error) throw new EvigradeError(input.error.code, input.error.message);
-    const checked = intake(sub, mapEntries(input.files), intakeRules(rubric), input.name);
-    return { submission: { ...checked, ignored: [...(input.ignored ?? []), ...checked.ignored] } };
+    return { submission: intakeMap(sub, input.files, rubric, input) };
   } catch (e) {
     return { submission: emptySubmission(sub, input.name), rejected: asEvigradeError(e) };
   }

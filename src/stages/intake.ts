@@ -218,6 +218,20 @@ export function requireEntry(sub: Submission, entry: string, language: string): 
   );
 }
 
+/**
+ * A file map (an HTTP request, a queue job, a stored batch, an LMS download) through intake; `ignored`: what an
+ * archive or a download already left out, listed before what intake leaves out.
+ */
+export function intakeMap(
+  id: string,
+  files: Readonly<Record<string, string>>,
+  rubric: Rubric,
+  from: { readonly name?: string | undefined; readonly ignored?: readonly string[] | undefined } = {},
+): Submission {
+  const sub = intake(id, mapEntries(files), intakeRules(rubric), from.name);
+  return { ...sub, ignored: [...(from.ignored ?? []), ...sub.ignored] };
+}
+
 /** A file map (`{ "<path>": "<text>" }`) as intake entries. */
 export const mapEntries = (files: Readonly<Record<string, string>>): IntakeEntry[] =>
   Object.entries(files).map(([path, data]) => ({ path, kind: 'file', data }));

@@ -4,7 +4,7 @@ import { GradeRequestSchema } from '../../domain/api.js';
 import type { Submission } from '../../domain/submission.js';
 import { gradeSubmission } from '../../pipeline.js';
 import { EvigradeError } from '../../domain/errors.js';
-import { intake, intakeRules, mapEntries } from '../../stages/intake.js';
+import { intakeMap } from '../../stages/intake.js';
 import { nameSubmission } from '../../stages/intake-names.js';
 import type { AppDeps } from '../app.js';
 import { bodyError } from '../errors.js';
@@ -21,7 +21,7 @@ export async function gradeRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         submission: named.id,
       });
     // Over HTTP a bad file map is a bad request (400/413 with the INTAKE_* code); in a batch it is a rejected report.
-    const sub: Submission = intake(named.id, mapEntries(parsed.data.files), intakeRules(rubric), named.name);
+    const sub: Submission = intakeMap(named.id, parsed.data.files, rubric, named);
     // Served now or refused (503 QUEUE_FULL): the slot wraps the queue.
     const queue = {
       label: deps.ports.queue.label,
