@@ -62,11 +62,27 @@ export const CPU_SOURCE = cgroupWorks()
 const useCgroup = CPU_SOURCE.startsWith('a cpuacct');
 
 /**
+ * Settings that make every Node process do extra work at start-up, whoever runs it: NODE_EXTRA_CA_CERTS alone
+ * (set on this machine) costs ≈ 40 ms of CPU per `node` process. A sandboxed job never sees them (its
+ * environment is cleared), so the floor and the peer must not pay them either, nor the grader: every measured
+ * command runs without them.
+ */
+const STARTUP_ENV = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
+export function benchEnv(env = process.env) {
+  const out = { ...env };
+  for (const k of STARTUP_ENV) delete out[k];
+  return out;
+}
+// Every bench imports this module first: whatever it starts inherits the cleaned environment.
+for (const k of STARTUP_ENV) delete process.env[k];
+
+/**
  * Runs `file args` to completion (killed after `timeoutMs`) and returns its CPU and wall time in ms.
  * The command enters its own cgroup through `sh -c 'echo $$ > cgroup.procs; exec …'`: the shell's exec is the
  * only foreign cost (≈ 1 ms).
  */
-export function commandCpu(file, args, { timeoutMs = 300_000, allowFail = false, ...opts } = {}) {
+export function commandCpu(file, args, { timeoutMs = 300_000, allowFail = false, env, ...opts } = {}) {
+  opts.env = benchEnv(env);
   const t0 = performance.now();
   let r;
   let cpu;

@@ -1,6 +1,7 @@
 // Lint + AST metrics cost per submission in the warm worker pool, beside the
 // usual peer (one `eslint` CLI process per submission with the same rules),
 // measured in the same run. Wall time; the pool runs one submission at a time.
+import './cpu.mjs'; // first: every command below starts without machine-wide Node start-up settings
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../dist/adapters/sandbox/process-runner.js';
 import { summary } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,7 +50,8 @@ writeFileSync(
   REPORT,
   "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\nCPU_US ' + (u.user + u.system) + '\\n'); });\n",
 );
-const NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=16', '--unhandled-rejections=warn'];
+// Exactly the flags a sandbox gives a job (512 MB of memory, the rubric default).
+const NODE_ARGS = nodeArgs({ limits: { memory_mb: 512 } });
 
 function cpuMs(args, opts = {}) {
   const r = spawnSync(process.execPath, ['--require', REPORT, ...args], {
