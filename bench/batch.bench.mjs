@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CPU_SOURCE, commandCpu as cpuOf, medianOf, summary, table } from './cpu.mjs';
+import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, summary, table } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_BIN measures another build (an older checkout's bin/evigrade.js) with the same floor and peer.
@@ -115,6 +115,12 @@ try {
   const check = cpuOf(process.execPath, [join(floorDir, 'floor.mjs')]);
   if (check.stdout.trim() !== '13/13') throw new Error(`the floor program did not pass the 13 tests: ${check.stdout}`);
   const floor = medianOf(RUNS, () => cpuOf(process.execPath, [join(floorDir, 'floor.mjs')]));
+  // Every command runs without the machine's Node start-up settings (cpu.mjs); if it has some, the floor is also
+  // shown as this machine's own `node` pays it, since an earlier floor was measured that way.
+  const machineEnv = Object.keys(MACHINE_STARTUP_ENV);
+  const floorAsIs = machineEnv.length
+    ? medianOf(RUNS, () => cpuOf(process.execPath, [join(floorDir, 'floor.mjs')], { machineEnv: true }))
+    : null;
   cpuOf(process.execPath, jestArgs); // warm Jest's transform cache, as a real grader has it
   const jest = medianOf(RUNS, () => cpuOf(process.execPath, jestArgs));
 
@@ -142,6 +148,17 @@ try {
       '1.00×',
       x(floor.cpu, jest.cpu),
     ],
+    ...(floorAsIs
+      ? [
+          [
+            `floor with this machine's ${machineEnv.join(', ')} (every other row runs without)`,
+            ms(floorAsIs.cpu),
+            ms(floorAsIs.wall),
+            x(floorAsIs.cpu, floor.cpu),
+            x(floorAsIs.cpu, jest.cpu),
+          ],
+        ]
+      : []),
     [
       'peer: one `jest` 29 process per submission (warm cache)',
       ms(jest.cpu),
@@ -195,17 +212,22 @@ try {
   summary(
     `class of ${N} \`say\`, CPU per submission, whole command`,
     `${per(classWarm, N)} (${x(classWarm.cpu / N, floor.cpu)} floor)`,
-    `floor ${ms(floor.cpu)}; jest ${ms(jest.cpu)} (${x(jest.cpu, classWarm.cpu / N)} evigrade); target ≤ 1.5× floor, ≥ 5× cheaper than jest`,
+    `floor ${ms(floor.cpu)}; jest ${ms(jest.cpu)} (${x(jest.cpu, classWarm.cpu / N)} evigrade); target ≤ 1.5× floor, ≥ 5× cheaper than jest` +
+      (floorAsIs
+        ? `; floor with ${machineEnv.join(', ')} ${ms(floorAsIs.cpu)} (${x(classWarm.cpu / N, floorAsIs.cpu)} that)`
+        : ''),
   );
   summary(
     `class of ${BIG} \`say\`, CPU per submission, whole command`,
     `${per(bigRun, BIG)} (${x(bigRun.cpu / BIG, floor.cpu)} floor)`,
-    `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor)`,
+    `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor` +
+      (floorAsIs ? `; ${x(marginal.cpu, floorAsIs.cpu)} the floor with ${machineEnv.join(', ')})` : ')'),
   );
   summary(
     'class of 900 `say`, CPU per submission (extrapolated from T(' + N + ') and the marginal, not run)',
     `${ms(at900.cpu)} (${x(at900.cpu, floor.cpu)} floor)`,
-    'target ≤ 1.2× floor at 900',
+    'target ≤ 1.2× floor at 900' +
+      (floorAsIs ? `; ${x(at900.cpu, floorAsIs.cpu)} the floor with ${machineEnv.join(', ')}` : ''),
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

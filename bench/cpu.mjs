@@ -73,6 +73,10 @@ export function benchEnv(env = process.env) {
   for (const k of STARTUP_ENV) delete out[k];
   return out;
 }
+/** What this machine had set among them (a bench may show a figure under the machine's own environment too). */
+export const MACHINE_STARTUP_ENV = Object.fromEntries(
+  STARTUP_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
+);
 // Every bench imports this module first: whatever it starts inherits the cleaned environment.
 for (const k of STARTUP_ENV) delete process.env[k];
 
@@ -81,8 +85,12 @@ for (const k of STARTUP_ENV) delete process.env[k];
  * The command enters its own cgroup through `sh -c 'echo $$ > cgroup.procs; exec …'`: the shell's exec is the
  * only foreign cost (≈ 1 ms).
  */
-export function commandCpu(file, args, { timeoutMs = 300_000, allowFail = false, env, ...opts } = {}) {
-  opts.env = benchEnv(env);
+export function commandCpu(
+  file,
+  args,
+  { timeoutMs = 300_000, allowFail = false, env, machineEnv = false, ...opts } = {},
+) {
+  opts.env = machineEnv ? { ...(env ?? process.env), ...MACHINE_STARTUP_ENV } : benchEnv(env);
   const t0 = performance.now();
   let r;
   let cpu;
