@@ -74,11 +74,15 @@ export function benchEnv(env = process.env) {
   return out;
 }
 /** What this machine had set among them (a bench may show a figure under the machine's own environment too). */
-export const MACHINE_STARTUP_ENV = Object.fromEntries(
-  STARTUP_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
-);
+// A bench started by run-all.mjs learns them from its parent, which has already removed them.
+const HANDED_DOWN = 'EVIGRADE_BENCH_MACHINE_ENV';
+export const MACHINE_STARTUP_ENV = {
+  ...JSON.parse(process.env[HANDED_DOWN] ?? '{}'),
+  ...Object.fromEntries(STARTUP_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
+};
 // Every bench imports this module first: whatever it starts inherits the cleaned environment.
 for (const k of STARTUP_ENV) delete process.env[k];
+if (Object.keys(MACHINE_STARTUP_ENV).length) process.env[HANDED_DOWN] = JSON.stringify(MACHINE_STARTUP_ENV);
 
 /**
  * Runs `file args` to completion (killed after `timeoutMs`) and returns its CPU and wall time in ms.

@@ -7,6 +7,7 @@
 // CPU is the process's own user+sys time (all its threads), reported by a preloaded module at exit:
 // microseconds, not the 10 ms ticks of /proc. Median of BENCH_RUNS (21) runs each.
 import { spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -111,7 +112,39 @@ const lockdownMs = median(realmSteps.map((x) => x[1]));
 const floor = measure(() => cpuMs(['-e', FLOOR]));
 const cjs = measure(() => harnessJob('cjs', cache)());
 const esm = measure(() => harnessJob('esm', cache)());
+const snapshot = floorSnapshot();
+const floorFromSnapshot = snapshot ? measure(() => cpuMs(['--snapshot-blob', snapshot])) : null;
 rmSync(work, { recursive: true, force: true });
+
+/**
+ * Not how jobs run: the floor's own program started from a V8 start-up snapshot (`node --build-snapshot`) that
+ * already holds `expect` and the solution loaded, measured to size what a snapshot of the harness could save
+ * (bench/README.md). Null if this Node cannot build one.
+ */
+function floorSnapshot() {
+  const entry = join(work, 'snapshot-entry.cjs');
+  const blob = join(work, 'floor.blob');
+  const body = `const { expect } = require('expect');\nconst { isLeap } = require(${JSON.stringify(join(work, 'cjs', 'leap.js'))});\n`;
+  const run = CASES.map(([y, r]) => `expect(isLeap(${y})).toBe(${r});`).join('\n');
+  const bundled = buildSync({
+    stdin: {
+      contents: `${body}require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {\n${run}\nprocess.stdout.write('ok\\n');\n});\n`,
+      resolveDir: ROOT,
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'silent',
+  });
+  writeFileSync(entry, bundled.outputFiles[0].text);
+  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', entry], { stdio: 'ignore' });
+  if (built.status !== 0) return null;
+  // It must run the same assertions and pass them, as the floor does.
+  const check = spawnSync(process.execPath, ['--snapshot-blob', blob], { encoding: 'utf8' });
+  if (check.status !== 0 || check.stdout !== 'ok\n') throw new Error(`the snapshot probe failed: ${check.stderr}`);
+  return blob;
+}
 
 const f = (ms) => `${ms.toFixed(1).padStart(6)} ms`;
 console.log(`CPU per job, median of ${RUNS} (Node ${process.version}, ${process.arch}):`);
@@ -119,6 +152,10 @@ console.log(`  node -e 0                               ${f(node)}`);
 console.log(`  floor: node + expect + solution          ${f(floor)}`);
 console.log(`  harness job, Jest-style CommonJS         ${f(cjs)}   ${(cjs / floor).toFixed(2)}x the floor`);
 console.log(`  harness job, ES modules                  ${f(esm)}   ${(esm / floor).toFixed(2)}x the floor`);
+if (floorFromSnapshot !== null)
+  console.log(
+    `  (probe) the floor from a V8 start-up snapshot holding expect and the solution  ${f(floorFromSnapshot)}   ${(floorFromSnapshot / floor).toFixed(2)}x the floor`,
+  );
 console.log(`  the realm: lockdown()                    ${f(lockdownMs)}`);
 console.log(
   `  the realm: loading ses from source       ${f(sesLoad)}   (in a job it comes from the harness's V8 code cache)`,
@@ -128,6 +165,12 @@ summary(
   `${cjs.toFixed(0)} / ${esm.toFixed(0)} ms`,
   `floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`,
 );
+if (floorFromSnapshot !== null)
+  summary(
+    'probe, not how jobs run: the floor started from a V8 start-up snapshot',
+    `${floorFromSnapshot.toFixed(0)} ms`,
+    `floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`,
+  );
 summary(
   'the realm: lockdown() / ses loaded from source',
   `${lockdownMs.toFixed(1)} / ${sesLoad.toFixed(1)} ms`,
