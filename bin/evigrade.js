@@ -3,10 +3,11 @@
 import { setFlagsFromString } from 'node:v8';
 
 // Most commands live for seconds: at V8's default budget, TurboFan spends a background thread optimising
-// functions (ESLint's, zod's, our own) the run ends before they pay back. 8× the default budget cut the
-// grader's own CPU on a class of 24 by a fifth and is neutral on a class of 240 (bench/README.md); code that
-// stays hot, as in `serve`, is optimised a little later. Set before any of our modules load.
-setFlagsFromString('--interrupt-budget=540672');
+// functions (ESLint's, zod's, our own) the run ends before they pay back. 8× the default budget (as for sandbox
+// jobs: adapters/sandbox/process-runner.ts) cut the grader's own CPU on a class of 24 by a fifth to a quarter and
+// is neutral on a class of 240 (bench/README.md); code that stays hot, as in `serve`, is optimised a little later.
+// Set before any of our modules load.
+setFlagsFromString(`--interrupt-budget=${8 * 67_584}`);
 
 import('../dist/main.js')
   .then((m) => m.run(process.argv.slice(2)))
