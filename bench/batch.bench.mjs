@@ -6,9 +6,9 @@
 //   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included.
 // Start-up alone is startup.bench.mjs. CPU from a cpuacct cgroup around each command.
 import { availableParallelism, tmpdir } from 'node:os';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, summary, table } from './cpu.mjs';
 
@@ -69,57 +69,87 @@ const grade = (dir, extra = []) =>
   );
 
 // Floor: the spec as an ES module beside the solution (the one import made explicit for Node's resolver), run
-// by a minimal describe/test that awaits each test in order; it must pass all 13.
-const floorDir = join(work, 'floor');
-mkdirSync(floorDir);
-writeFileSync(join(floorDir, 'package.json'), '{"type":"module"}');
-writeFileSync(join(floorDir, 'say.js'), solution);
-writeFileSync(join(floorDir, 'say.spec.js'), spec.replace("from './say';", "from './say.js';"));
-writeFileSync(
-  join(floorDir, 'floor.mjs'),
-  `import { createRequire } from 'node:module';
+// by a minimal describe/test that awaits each test in order (the reference must pass all 13). A CommonJS
+// solution sits in say.cjs, which Node's ES-module loader imports with its named exports.
+function makeFloor(name, solutionText) {
+  const dir = join(work, `floor-${name}`);
+  mkdirSync(dir);
+  const file = /\bmodule\.exports\b/.test(solutionText) ? 'say.cjs' : 'say.js';
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  writeFileSync(join(dir, file), solutionText);
+  writeFileSync(join(dir, 'say.spec.js'), spec.replace("from './say';", `from './${file}';`));
+  writeFileSync(
+    join(dir, 'floor.mjs'),
+    `import { createRequire } from 'node:module';
 const { expect } = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('expect');
 const tests = []; const path = [];
 globalThis.expect = expect;
 globalThis.describe = (name, fn) => { path.push(name); fn(); path.pop(); };
 globalThis.test = globalThis.it = (name, fn) => { tests.push([[...path, name].join(' > '), fn]); };
-await import(${JSON.stringify(pathToFileURL(join(floorDir, 'say.spec.js')).href)});
+await import(${JSON.stringify(pathToFileURL(join(dir, 'say.spec.js')).href)});
 let passed = 0;
 for (const [, fn] of tests) { try { await fn(); passed++; } catch {} }
 process.stdout.write(passed + '/' + tests.length + '\\n');
 `,
-);
+  );
+  return [join(dir, 'floor.mjs')];
+}
 
 // Peer: exercism's Jest set-up (Babel compiles the ES module spec), one process per submission, warm cache.
-const jestDir = join(work, 'jest');
-mkdirSync(jestDir);
-writeFileSync(join(jestDir, 'package.json'), '{"private":true}');
-writeFileSync(
-  join(jestDir, 'babel.config.cjs'),
-  `module.exports = { presets: [[${JSON.stringify(require.resolve('@babel/preset-env'))}, { targets: { node: 'current' } }]] };\n`,
-);
-cpSync(join(floorDir, 'say.js'), join(jestDir, 'say.js'));
-writeFileSync(join(jestDir, 'say.spec.js'), spec);
-const jestArgs = [
-  JEST,
-  '--ci',
-  '--silent',
-  '--watchman=false',
-  `--cacheDirectory=${join(work, 'jest-cache')}`,
-  '--rootDir',
-  jestDir,
-];
+function makeJest(name, solutionText) {
+  const dir = join(work, `jest-${name}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), '{"private":true}');
+  writeFileSync(
+    join(dir, 'babel.config.cjs'),
+    `module.exports = { presets: [[${JSON.stringify(require.resolve('@babel/preset-env'))}, { targets: { node: 'current' } }]] };\n`,
+  );
+  writeFileSync(join(dir, 'say.js'), solutionText);
+  writeFileSync(join(dir, 'say.spec.js'), spec);
+  return [
+    JEST,
+    '--ci',
+    '--silent',
+    '--watchman=false',
+    `--cacheDirectory=${join(work, 'jest-cache')}`,
+    '--rootDir',
+    dir,
+  ];
+}
+const floorArgs = makeFloor('reference', solution);
+const jestArgs = makeJest('reference', solution);
+
+// A mixed class, closer to a real one than 24 copies of the reference: every recorded `say` submission of the
+// Jest-agreement corpus in turn (the reference; three that fail some tests, one of them CommonJS). Its floor and
+// peer are the mean over those submissions of each one's median.
+const SOLUTIONS = readdirSync(join(SAY, 'solutions'))
+  .filter((f) => f.endsWith('.js'))
+  .sort()
+  .map((f) => [basename(f, '.js'), readFileSync(join(SAY, 'solutions', f), 'utf8')]);
+function mixedClassOf(n) {
+  const dir = join(work, `mixed-${n}`);
+  for (let i = 0; i < n; i++) {
+    const sub = join(dir, `s${String(i).padStart(4, '0')}`);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'say.js'), SOLUTIONS[i % SOLUTIONS.length][1]);
+  }
+  return dir;
+}
+const meanOf = (xs) => ({
+  cpu: xs.reduce((a, x) => a + x.cpu, 0) / xs.length,
+  wall: xs.reduce((a, x) => a + x.wall, 0) / xs.length,
+});
 
 const started = performance.now();
 try {
-  const check = cpuOf(process.execPath, [join(floorDir, 'floor.mjs')]);
+  const check = cpuOf(process.execPath, floorArgs);
   if (check.stdout.trim() !== '13/13') throw new Error(`the floor program did not pass the 13 tests: ${check.stdout}`);
-  const floor = medianOf(RUNS, () => cpuOf(process.execPath, [join(floorDir, 'floor.mjs')]));
+  const floor = medianOf(RUNS, () => cpuOf(process.execPath, floorArgs));
   // Every command runs without the machine's Node start-up settings (cpu.mjs); if it has some, the floor is also
   // shown as this machine's own `node` pays it, since an earlier floor was measured that way.
   const machineEnv = Object.keys(MACHINE_STARTUP_ENV);
   const floorAsIs = machineEnv.length
-    ? medianOf(RUNS, () => cpuOf(process.execPath, [join(floorDir, 'floor.mjs')], { machineEnv: true }))
+    ? medianOf(RUNS, () => cpuOf(process.execPath, floorArgs, { machineEnv: true }))
     : null;
   cpuOf(process.execPath, jestArgs); // warm Jest's transform cache, as a real grader has it
   const jest = medianOf(RUNS, () => cpuOf(process.execPath, jestArgs));
@@ -131,6 +161,24 @@ try {
   const big = classOf(BIG);
   const bigRun = grade(big);
   const marginal = { cpu: (bigRun.cpu - classWarm.cpu) / (BIG - N), wall: (bigRun.wall - classWarm.wall) / (BIG - N) };
+
+  // The mixed class: its own floor and peer (each submission's median, averaged), and the whole command over it.
+  const mixedFloor = meanOf(
+    SOLUTIONS.map(([name, text]) => {
+      const args = name === 'reference' ? floorArgs : makeFloor(name, text);
+      return medianOf(RUNS, () => cpuOf(process.execPath, args));
+    }),
+  );
+  const mixedJest = meanOf(
+    SOLUTIONS.map(([name, text]) => {
+      const args = name === 'reference' ? jestArgs : makeJest(name, text);
+      cpuOf(process.execPath, args, { allowFail: true }); // its transform cache warm
+      return medianOf(RUNS, () => cpuOf(process.execPath, args, { allowFail: true }));
+    }),
+  );
+  const mixed = mixedClassOf(N);
+  grade(mixed);
+  const mixedWarm = medianOf(Math.max(1, Math.min(3, RUNS)), () => grade(mixed));
 
   // 900 submissions, not run (≈ 4 min of this machine): T(N) plus 900 − N marginal submissions, stated as such.
   const at900 = {
@@ -195,6 +243,27 @@ try {
       x(marginal.cpu, jest.cpu),
     ],
     [
+      `mixed class: floor, each of the ${SOLUTIONS.length} recorded \`say\` submissions (${SOLUTIONS.map((x) => x[0]).join(', ')}), averaged`,
+      ms(mixedFloor.cpu),
+      ms(mixedFloor.wall),
+      '1.00×',
+      x(mixedFloor.cpu, mixedJest.cpu),
+    ],
+    [
+      'mixed class: peer, one `jest` per submission, averaged',
+      ms(mixedJest.cpu),
+      ms(mixedJest.wall),
+      x(mixedJest.cpu, mixedFloor.cpu),
+      '1.00×',
+    ],
+    [
+      `mixed class of ${N} (those submissions in turn), whole command (warm caches), per submission`,
+      per(mixedWarm, N),
+      ms(mixedWarm.wall / N),
+      x(mixedWarm.cpu / N, mixedFloor.cpu),
+      x(mixedWarm.cpu / N, mixedJest.cpu),
+    ],
+    [
       `evigrade, class of 900, per submission: extrapolated (T(${N}) + ${900 - N} × marginal), not run`,
       ms(at900.cpu),
       ms(at900.wall),
@@ -216,6 +285,11 @@ try {
       (floorAsIs
         ? `; floor with ${machineEnv.join(', ')} ${ms(floorAsIs.cpu)} (${x(classWarm.cpu / N, floorAsIs.cpu)} that)`
         : ''),
+  );
+  summary(
+    `mixed class of ${N} (the ${SOLUTIONS.length} recorded \`say\` submissions in turn), CPU per submission`,
+    `${per(mixedWarm, N)} (${x(mixedWarm.cpu / N, mixedFloor.cpu)} its floor)`,
+    `floor ${ms(mixedFloor.cpu)}; jest ${ms(mixedJest.cpu)} (${x(mixedJest.cpu, mixedWarm.cpu / N)} evigrade)`,
   );
   summary(
     `class of ${BIG} \`say\`, CPU per submission, whole command`,
