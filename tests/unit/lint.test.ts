@@ -26,6 +26,16 @@ describe('lintFile (ESLint Linter, in process)', () => {
       'eslint/no-undef:error:2',
     ]);
   });
+  it("takes an ambiguous .js file as CommonJS unless only a module parse accepts it (Node's rule, as jobs run it)", () => {
+    // An `export` after other code on its line, and top-level await: modules the harness runs; no parse error.
+    expect(rules("const W = ['zero']; export const say = (n) => W[n];\n")).toEqual([]);
+    expect(rules('const n = await Promise.resolve(1);\nexport { n };\n')).toEqual([]);
+    expect(rules('const n = await Promise.resolve(1);\nconsole.log(n);\n')).toEqual([]);
+    // Mentioning the words keeps CommonJS when it parses as CommonJS (require and module stay defined).
+    expect(rules("const fs = require('fs');\nmodule.exports = { s: 'import export await', fs };\n")).toEqual([]);
+    // Neither parse accepts it: still one parse error.
+    expect(lintFile('a.js', 'const W = 1; export const f = (;\n', spec).map((m) => m.rule)).toEqual(['parse-error']);
+  });
   it('turns a syntax error into one parse-error finding', () => {
     expect(lintFile('a.js', 'function (', spec).map((m) => [m.rule, m.severity, m.line])).toEqual([
       ['parse-error', 'error', 1],
