@@ -64,23 +64,17 @@ const useCgroup = CPU_SOURCE.startsWith('a cpuacct');
 /**
  * Settings that make every Node process do extra work at start-up, whoever runs it: NODE_EXTRA_CA_CERTS alone
  * (set on this machine) costs ≈ 40 ms of CPU per `node` process. A sandboxed job never sees them (its
- * environment is cleared), so the floor and the peer must not pay them either, nor the grader: every measured
- * command runs without them.
+ * environment is cleared), so the floor and the peer must not pay them either, nor the grader. Every bench imports
+ * this module first, which removes them from its environment: every command it starts runs without them.
  */
 const STARTUP_ENV = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
-export function benchEnv(env = process.env) {
-  const out = { ...env };
-  for (const k of STARTUP_ENV) delete out[k];
-  return out;
-}
-/** What this machine had set among them (a bench may show a figure under the machine's own environment too). */
-// A bench started by run-all.mjs learns them from its parent, which has already removed them.
+// A bench started by run-all.mjs learns the machine's values from its parent, which has already removed them.
 const HANDED_DOWN = 'EVIGRADE_BENCH_MACHINE_ENV';
+/** What this machine had set among them (a bench may show a figure under the machine's own environment too). */
 export const MACHINE_STARTUP_ENV = {
   ...JSON.parse(process.env[HANDED_DOWN] ?? '{}'),
   ...Object.fromEntries(STARTUP_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
 };
-// Every bench imports this module first: whatever it starts inherits the cleaned environment.
 for (const k of STARTUP_ENV) delete process.env[k];
 if (Object.keys(MACHINE_STARTUP_ENV).length) process.env[HANDED_DOWN] = JSON.stringify(MACHINE_STARTUP_ENV);
 
@@ -94,7 +88,7 @@ export function commandCpu(
   args,
   { timeoutMs = 300_000, allowFail = false, env, machineEnv = false, ...opts } = {},
 ) {
-  opts.env = machineEnv ? { ...(env ?? process.env), ...MACHINE_STARTUP_ENV } : benchEnv(env);
+  if (machineEnv || env) opts.env = { ...(env ?? process.env), ...(machineEnv ? MACHINE_STARTUP_ENV : {}) };
   const t0 = performance.now();
   let r;
   let cpu;

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv, childCpu, summary } from './cpu.mjs';
+import { childCpu, summary } from './cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_BIN: another build's bin/evigrade.js, for a baseline measured the same way (an older checkout).
@@ -32,7 +32,7 @@ function cpuOf(args, expectCodes) {
   const c0 = cpu.childMs();
   const r = spawnSync(process.execPath, args, {
     stdio: 'ignore',
-    env: benchEnv({ ...process.env, CI: 'true', HF_TOKEN: '' }),
+    env: { ...process.env, CI: 'true', HF_TOKEN: '' },
     timeout: 120_000,
   });
   if (!expectCodes.includes(r.status))
