@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { childCpu } from './cpu.mjs';
+import { CASES, CJS_SOLUTION as SOLUTION, JEST_TEST } from './leap-fixture.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'evigrade.js');
@@ -19,19 +20,6 @@ const JEST = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('jes
 const N = Number(process.env.BENCH_N ?? 20);
 const SANDBOX = process.env.BENCH_SANDBOX ?? 'auto';
 
-const SOLUTION =
-  'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
-const CASES = [
-  [2015, false],
-  [1970, false],
-  [1996, true],
-  [2100, false],
-  [2000, true],
-  [1800, false],
-  [2400, true],
-  [2024, true],
-];
-const JEST_TEST = `const { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  test('year ${y}', () => { expect(isLeap(${y})).toBe(${r}); });`).join('\n')}\n});\n`;
 const NODE_TEST = `const { describe, it } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  it('year ${y}', () => { assert.equal(isLeap(${y}), ${r}); });`).join('\n')}\n});\n`;
 
 const cpu = childCpu();

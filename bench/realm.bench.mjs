@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeArgs } from '../dist/adapters/sandbox/process-runner.js';
 import { summary } from './cpu.mjs';
+import { CASES, CJS_SOLUTION, JEST_TEST } from './leap-fixture.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'sandbox', 'dist');
@@ -23,20 +24,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const require = createRequire(join(ROOT, 'package.json'));
 const work = mkdtempSync(join(tmpdir(), 'evigrade-realm-bench-'));
 
-const CASES = [
-  [2015, false],
-  [1970, false],
-  [1996, true],
-  [2100, false],
-  [2000, true],
-  [1800, false],
-  [2400, true],
-  [2024, true],
-];
-const CJS_SOLUTION =
-  'const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\nmodule.exports = { isLeap };\n';
 const ESM_SOLUTION = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
-const JEST_TEST = `const { isLeap } = require('./leap');\ndescribe('A leap year', () => {\n${CASES.map(([y, r]) => `  test('year ${y}', () => { expect(isLeap(${y})).toBe(${r}); });`).join('\n')}\n});\n`;
 const ESM_TEST = `import { isLeap } from './leap';\n${JEST_TEST.split('\n').slice(1).join('\n')}`;
 const FLOOR = `const { expect } = require(${JSON.stringify(require.resolve('expect'))});\nconst { isLeap } = require(${JSON.stringify(join(work, 'cjs', 'leap.js'))});\n${CASES.map(([y, r]) => `expect(isLeap(${y})).toBe(${r});`).join('\n')}\n`;
 // Measured inside the process (CPU deltas around each step): loading ses from source, then lockdown().
