@@ -2,8 +2,10 @@
 //   node     — `node -e 0`: the process itself;
 //   realm    — inside one process: loading ses from source, then lockdown() with the harness's options;
 //   floor    — bare `node` loading Jest's `expect` and the solution and running the same assertions;
-//   job      — the bundled harness (sandbox/dist) through boot.cjs and its V8 code cache, as a sandbox
-//              runs it but without the sandbox: a Jest-style CommonJS test file, then an ESM one.
+//   job      — the bundled harness (sandbox/dist) started from its V8 start-up snapshot, as the process
+//              backends start it but without the sandbox: a Jest-style CommonJS test file, then an ESM one;
+//   boot     — the same jobs through boot.cjs and its V8 code cache, as Docker starts them (and any job
+//              when no snapshot can be made).
 // CPU is the process's own user+sys time (all its threads), reported by a preloaded module at exit:
 // microseconds, not the 10 ms ticks of /proc. Median of BENCH_RUNS (21) runs each.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +16,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { harnessSnapshotFor } from '../dist/adapters/sandbox/harness-snapshot.js';
 import { nodeArgs } from '../dist/adapters/sandbox/process-runner.js';
+import { ensureRootfs } from '../dist/adapters/sandbox/rootfs.js';
 import { summary } from './cpu.mjs';
 import { CASES, CJS_SOLUTION, JEST_TEST } from './leap-fixture.mjs';
 
@@ -55,7 +59,8 @@ function cpuMs(args, opts = {}) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const measure = (fn) => median(Array.from({ length: RUNS }, fn));
 
-function harnessJob(kind, cache) {
+/** One job's CPU; `start`: what follows the node flags (boot.cjs and its cache, or the snapshot). */
+function harnessJob(kind, start) {
   const dir = join(work, kind);
   const payload = {
     key: randomBytes(32).toString('hex'),
@@ -70,7 +75,7 @@ function harnessJob(kind, cache) {
     builtins: [],
   };
   return (extraEnv = {}) =>
-    cpuMs([...NODE_ARGS, join(DIST, 'boot.cjs'), ...(cache ? [cache] : [])], {
+    cpuMs([...NODE_ARGS, ...start], {
       input: JSON.stringify(payload),
       env: { PATH: '/usr/bin:/bin', ...extraEnv },
     });
@@ -85,8 +90,15 @@ for (const [kind, src] of [
 }
 // The V8 code cache a grader makes once (boot.cjs writes it at exit when EVIGRADE_CACHE_OUT is set).
 const cache = join(work, 'harness.cache');
-harnessJob('cjs', null)({ EVIGRADE_CACHE_OUT: cache });
+harnessJob('cjs', [join(DIST, 'boot.cjs')])({ EVIGRADE_CACHE_OUT: cache });
 readFileSync(cache);
+const BOOT = [join(DIST, 'boot.cjs'), cache];
+// The start-up snapshot a grader makes once per root file system and flags, as the sandbox makes it.
+process.env.EVIGRADE_CACHE_DIR = join(work, 'grader-cache');
+const rootfs = await ensureRootfs(join(work, 'base'), DIST);
+const blob = await harnessSnapshotFor(rootfs, NODE_ARGS);
+if (!blob) throw new Error('no start-up snapshot could be made for the harness');
+const SNAPSHOT = ['--snapshot-blob', join(rootfs, blob)];
 
 const node = measure(() => cpuMs(['-e', '0']));
 const realmSteps = Array.from({ length: RUNS }, () => {
@@ -98,16 +110,18 @@ const realmSteps = Array.from({ length: RUNS }, () => {
 const sesLoad = median(realmSteps.map((x) => x[0]));
 const lockdownMs = median(realmSteps.map((x) => x[1]));
 const floor = measure(() => cpuMs(['-e', FLOOR]));
-const cjs = measure(() => harnessJob('cjs', cache)());
-const esm = measure(() => harnessJob('esm', cache)());
+const cjs = measure(() => harnessJob('cjs', SNAPSHOT)());
+const esm = measure(() => harnessJob('esm', SNAPSHOT)());
+const bootCjs = measure(() => harnessJob('cjs', BOOT)());
+const bootEsm = measure(() => harnessJob('esm', BOOT)());
 const snapshot = floorSnapshot();
 const floorFromSnapshot = snapshot ? measure(() => cpuMs(['--snapshot-blob', snapshot])) : null;
 rmSync(work, { recursive: true, force: true });
 
 /**
  * Not how jobs run: the floor's own program started from a V8 start-up snapshot (`node --build-snapshot`) that
- * already holds `expect` and the solution loaded, measured to size what a snapshot of the harness could save
- * (bench/README.md). Null if this Node cannot build one.
+ * already holds `expect` and the solution loaded: what a job from a snapshot costs without the realm (ses and
+ * lockdown(), which must run per job: bench/README.md). Null if this Node cannot build one.
  */
 function floorSnapshot() {
   const entry = join(work, 'snapshot-entry.cjs');
@@ -138,8 +152,11 @@ const f = (ms) => `${ms.toFixed(1).padStart(6)} ms`;
 console.log(`CPU per job, median of ${RUNS} (Node ${process.version}, ${process.arch}):`);
 console.log(`  node -e 0                               ${f(node)}`);
 console.log(`  floor: node + expect + solution          ${f(floor)}`);
-console.log(`  harness job, Jest-style CommonJS         ${f(cjs)}   ${(cjs / floor).toFixed(2)}x the floor`);
+console.log(
+  `  harness job, Jest-style CommonJS         ${f(cjs)}   ${(cjs / floor).toFixed(2)}x the floor  (from the start-up snapshot)`,
+);
 console.log(`  harness job, ES modules                  ${f(esm)}   ${(esm / floor).toFixed(2)}x the floor`);
+console.log(`  the same from boot.cjs + code cache      ${f(bootCjs)} / ${f(bootEsm)}   (as Docker starts a job)`);
 if (floorFromSnapshot !== null)
   console.log(
     `  (probe) the floor from a V8 start-up snapshot holding expect and the solution  ${f(floorFromSnapshot)}   ${(floorFromSnapshot / floor).toFixed(2)}x the floor`,
@@ -149,9 +166,9 @@ console.log(
   `  the realm: loading ses from source       ${f(sesLoad)}   (in a job it comes from the harness's V8 code cache)`,
 );
 summary(
-  'harness job CPU, CommonJS / ES-module test file',
+  'harness job CPU from its start-up snapshot, CommonJS / ES-module test file',
   `${cjs.toFixed(0)} / ${esm.toFixed(0)} ms`,
-  `floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`,
+  `from boot.cjs + code cache ${bootCjs.toFixed(0)} / ${bootEsm.toFixed(0)} ms; floor ${floor.toFixed(0)} ms; node -e 0 ${node.toFixed(0)} ms`,
 );
 if (floorFromSnapshot !== null)
   summary(

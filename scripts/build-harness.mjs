@@ -27,4 +27,4 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(join(root, 'sandbox', 'harness', 'hooks.mjs'), join(out, 'hooks.mjs'));
-copyFileSync(join(root, 'sandbox', 'harness', 'boot.cjs'), join(out, 'boot.cjs'));
+for (const f of ['boot.cjs', 'snapshot.cjs']) copyFileSync(join(root, 'sandbox', 'harness', f), join(out, f));

@@ -8,9 +8,14 @@ const { createHmacSha256, utf8 } = require('./hmac.cjs');
 
 // fd 3 for process backends; Docker cannot pass extra fds, so there frames go to
 // stderr, each on a fresh line (a student's half-written line cannot swallow one).
-const RESULT_FD = process.env.EVIGRADE_FRAMES_FD === '2' ? 2 : 3;
-const LEAD = RESULT_FD === 2 ? '\n' : '';
-delete process.env.EVIGRADE_FRAMES_FD;
+// Read at the first frame (hello), not at load: a start-up snapshot loads this module long before any job.
+let RESULT_FD = 0;
+let LEAD = '';
+function pickFd() {
+  RESULT_FD = process.env.EVIGRADE_FRAMES_FD === '2' ? 2 : 3;
+  LEAD = RESULT_FD === 2 ? '\n' : '';
+  delete process.env.EVIGRADE_FRAMES_FD;
+}
 
 /** Serialises plain data without consulting any (possibly polluted) toJSON. */
 function ser(v) {
@@ -61,6 +66,7 @@ function writeAll(text) {
 /** The one unauthenticated frame: tells the grader the process is up so it can
  * place the process tree in its cgroups before any student code exists. */
 function hello() {
+  pickFd();
   writeAll(LEAD + '{"seq":0,"type":"hello","data":null,"mac":""}\n');
 }
 

@@ -14,8 +14,6 @@ const { pathToFileURL } = require('node:url');
 const { esmToCjs } = require('./esm-to-cjs.cjs');
 const { interopDefault, namespace, star } = require('./realm.cjs');
 
-const importer = globalThis[Symbol.for('evigrade.import')] || ((url) => import(url));
-
 const ESM_SYNTAX = /^\s*(import\s*[\w*{'"$]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 const BLOCKED = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
 const FRAMEWORK_CJS = new Set(['@jest/globals', 'vitest']);
@@ -33,6 +31,8 @@ function stubProxy() {
 }
 
 function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm }) {
+  // Read per job: boot.cjs (or the snapshot's start) defines it before the harness runs.
+  const importer = globalThis[Symbol.for('evigrade.import')] || ((url) => import(url));
   const root = payload.root;
   const rootUrl = pathToFileURL(root + '/').href;
   // Start-realm globals the rewritten ES-module tests read (the submission's realm has a global object of its own).

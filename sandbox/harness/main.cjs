@@ -18,189 +18,221 @@ const { createExpect, createJestObject } = require('./jest-api.cjs');
 const { freezeAssert, shutInspector, refuseExit, capOutput } = require('./hardening.cjs');
 const Module = require('node:module');
 
-hello();
-const payload = P.JSONParse(P.readFileSync(0, 'utf8'));
-const send = createChannel(payload.key);
-payload.key = null;
-try {
-  deliver(payload); // Docker's pre-started containers only: the files, then root is dropped for good
-} catch (e) {
-  send('fatal', { message: 'file delivery: ' + (e && e.message) });
-  process.exit(70);
-}
-// Every intrinsic is frozen before Jest's packages or any student code load.
-realmLib.lockdownNow(payload.tests.map((t) => t.source));
 
-const integrity = createIntegrity();
-let tamperSent = false;
-function tamper(code, detail) {
-  if (code === 'tampering.intrinsics') {
-    integrity.report(detail);
-    if (tamperSent) return;
-    tamperSent = true;
+// Everything below runs per job. Above it is module loading only, which is what a V8 start-up snapshot of this
+// bundle may hold (sandbox/harness/snapshot.cjs): no payload, no job state, no environment read.
+function start() {
+  hello();
+  const payload = P.JSONParse(P.readFileSync(0, 'utf8'));
+  const send = createChannel(payload.key);
+  payload.key = null;
+  try {
+    deliver(payload); // Docker's pre-started containers only: the files, then root is dropped for good
+  } catch (e) {
+    send('fatal', { message: 'file delivery: ' + (e && e.message) });
+    process.exit(70);
   }
-  send('tamper', { code, detail });
-}
+  // Jest's packages and acorn are loaded (not run) before lockdown() in every backend: a job started from the
+  // start-up snapshot has them already, so this is the same order for one started from boot.cjs (Docker).
+  preload();
+  // Every intrinsic is frozen before any of Jest's code or any student code runs.
+  realmLib.lockdownNow(payload.tests.map((t) => t.source));
 
-// --- Jest's expect and jest object, only when the hidden tests use them.
-const usesExpect = payload.tests.some((t) => /\bexpect\b/.test(t.source));
-const guard = createGuard(tamper);
-const jestExpect = usesExpect ? createExpect(integrity, tamper, guard) : null;
-let currentState = null;
-const jest = createJestObject(() => currentState, guard);
-
-// --- per-file registries behind stable global functions.
-let registry = null;
-function onIllegal(what) {
-  tamper('tampering.registration', what + ' called outside test-file loading');
-}
-const ROUTED = ['describe', 'test', 'it', 'xtest', 'xit', 'fit', 'xdescribe', 'fdescribe', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach'];
-const SUB_PATHS = [['only'], ['skip'], ['todo'], ['each'], ['failing'], ['concurrent'], ['only', 'each'], ['skip', 'each'],
-  ['failing', 'each'], ['concurrent', 'each'], ['concurrent', 'only'], ['concurrent', 'skip']];
-function routed(name) {
-  const route = (path) => (...args) => {
-    if (!registry) {
-      onIllegal(name);
-      throw new P.Error(name + ' is not available here');
+  const integrity = createIntegrity();
+  let tamperSent = false;
+  function tamper(code, detail) {
+    if (code === 'tampering.intrinsics') {
+      integrity.report(detail);
+      if (tamperSent) return;
+      tamperSent = true;
     }
-    let fn = registry.api[name];
-    for (const p of path) fn = fn[p];
-    return P.ReflectApply(fn, undefined, args);
+    send('tamper', { code, detail });
+  }
+
+  // --- Jest's expect (set up only when the hidden tests use it) and jest object.
+  const usesExpect = payload.tests.some((t) => /\bexpect\b/.test(t.source));
+  const guard = createGuard(tamper);
+  const jestExpect = usesExpect ? createExpect(integrity, tamper, guard) : null;
+  let currentState = null;
+  const jest = createJestObject(() => currentState, guard);
+
+  // --- per-file registries behind stable global functions.
+  let registry = null;
+  function onIllegal(what) {
+    tamper('tampering.registration', what + ' called outside test-file loading');
+  }
+  const ROUTED = ['describe', 'test', 'it', 'xtest', 'xit', 'fit', 'xdescribe', 'fdescribe', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach'];
+  const SUB_PATHS = [['only'], ['skip'], ['todo'], ['each'], ['failing'], ['concurrent'], ['only', 'each'], ['skip', 'each'],
+    ['failing', 'each'], ['concurrent', 'each'], ['concurrent', 'only'], ['concurrent', 'skip']];
+  function routed(name) {
+    const route = (path) => (...args) => {
+      if (!registry) {
+        onIllegal(name);
+        throw new P.Error(name + ' is not available here');
+      }
+      let fn = registry.api[name];
+      for (const p of path) fn = fn[p];
+      return P.ReflectApply(fn, undefined, args);
+    };
+    const fn = route([]);
+    for (const path of SUB_PATHS) {
+      let target = fn;
+      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+      if (!target[path[path.length - 1]]) target[path[path.length - 1]] = route(path);
+    }
+    return fn;
+  }
+  const jestApi = {};
+  for (const name of ROUTED) jestApi[name] = routed(name);
+  if (jestExpect) jestApi.expect = jestExpect.expect;
+  jestApi.jest = jest;
+  jestApi.vi = jest;
+
+  let nodeTestMockTracker = null;
+  const nodeTestMock = () => {
+    if (!nodeTestMockTracker) nodeTestMockTracker = process.getBuiltinModule('node:test').mock;
+    return nodeTestMockTracker;
   };
-  const fn = route([]);
-  for (const path of SUB_PATHS) {
-    let target = fn;
-    for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
-    if (!target[path[path.length - 1]]) target[path[path.length - 1]] = route(path);
-  }
-  return fn;
-}
-const jestApi = {};
-for (const name of ROUTED) jestApi[name] = routed(name);
-if (jestExpect) jestApi.expect = jestExpect.expect;
-jestApi.jest = jest;
-jestApi.vi = jest;
+  const nodeTestApi = createNodeTestApi(jestApi, nodeTestMock);
 
-let nodeTestMockTracker = null;
-const nodeTestMock = () => {
-  if (!nodeTestMockTracker) nodeTestMockTracker = process.getBuiltinModule('node:test').mock;
-  return nodeTestMockTracker;
-};
-const nodeTestApi = createNodeTestApi(jestApi, nodeTestMock);
-
-// --- lock down what tests rely on.
-const assert = freezeAssert();
-installGlobals({ jestApi, nodeTestApi, onWrite: (name) => tamper('tampering.globals', 'assignment to global ' + name) });
-const realExit = refuseExit(send);
-shutInspector((what) => send('note', { code: 'blocked_module', detail: what }));
-capOutput(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024, send, (err) => {
-  if (runner.active.finish) runner.active.finish(err);
-});
-const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
-// The submission's realm: its test globals are the routed functions (calls outside loading are refused and reported).
-const testGlobals = {};
-for (const name of ROUTED) testGlobals[name] = harden(jestApi[name]);
-const realm = realmLib.createStudentRealm({
-  root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
-  extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
-});
-const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm });
-integrity.watch('Module', Module, true);
-integrity.watch('Module.prototype', Module.prototype, true);
-
-process.on('uncaughtException', (err) => {
-  if (runner.active.finish) runner.active.finish(runner.asError(err, 'Uncaught:'));
-  else send('note', { code: 'uncaught_outside_test', detail: errorText(err) });
-});
-// jest-circus listens for both: a rejection nobody handled by the end of its tick fails the running test (even if a
-// handler comes later); outside a test it changes no test's status.
-process.on('unhandledRejection', (reason) => {
-  if (runner.active.finish) runner.active.finish(runner.asError(reason, 'Unhandled rejection:'));
-  else send('note', { code: 'uncaught_outside_test', detail: errorText(reason) });
-});
-
-main().then(
-  () => realExit.call(process, 0),
-  (err) => {
-    send('fatal', { message: errorText(err) });
-    realExit.call(process, 70);
-  },
-);
-
-async function loadFiles(files, entryErr) {
-  const states = [];
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i];
-    registry = runner.createRegistry(file.name, onIllegal, payload.testTimeoutMs);
-    currentState = registry.state;
-    let loadErr = entryErr;
-    if (!loadErr) {
-      registry.state.open = true;
-      loadErr = await loaders.loadTestFile(file);
-      registry.state.open = false;
-    }
-    const tests = registry.state.tests.map((t) => ({ index: t.index, path: runner.pathOf(t) }));
-    send('collected', { file: file.name, tests, error: loadErr ? errorText(loadErr) : null });
-    P.ArrayPush(states, [registry.state, loadErr]);
-  }
-  registry = null;
-  return states;
-}
-
-function executorFor(state) {
-  const expect = jestExpect && jestExpect.expect;
-  return createExecutor({
-    send, integrity,
-    only: payload.only && payload.only[state.file] ? new Set(payload.only[state.file]) : null,
-    setCurrent: () => {},
-    resetExpect: (t) => {
-      if (expect) expect.setState({ assertionCalls: 0, expectedAssertionsNumber: null, isExpectingAssertions: false, suppressedErrors: [], currentTestName: runner.pathOf(t).join(' ') });
-    },
-    expectErrors: () => {
-      if (!expect) return null;
-      const errs = expect.extractExpectedAssertionsErrors();
-      return errs.length ? errs[0].error : null;
-    },
-    takeUncaught: () => null,
+  // --- lock down what tests rely on.
+  const assert = freezeAssert();
+  installGlobals({ jestApi, nodeTestApi, onWrite: (name) => tamper('tampering.globals', 'assignment to global ' + name) });
+  const realExit = refuseExit(send);
+  shutInspector((what) => send('note', { code: 'blocked_module', detail: what }));
+  capOutput(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024, send, (err) => {
+    if (runner.active.finish) runner.active.finish(err);
   });
-}
+  const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
+  // The submission's realm: its test globals are the routed functions (calls outside loading are refused and reported).
+  const testGlobals = {};
+  for (const name of ROUTED) testGlobals[name] = harden(jestApi[name]);
+  const realm = realmLib.createStudentRealm({
+    root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
+    extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
+  });
+  const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm });
+  integrity.watch('Module', Module, true);
+  integrity.watch('Module.prototype', Module.prototype, true);
 
-async function main() {
-  const entryErr = payload.mode === 'run' ? await loaders.preloadEntry() : null;
-  const v0 = integrity.verify();
-  if (v0) tamper('tampering.intrinsics', v0);
-  const states = await loadFiles(payload.tests, entryErr);
-  if (payload.mode !== 'run') return send('done', { files: states.length });
-  const v1 = integrity.verify();
-  if (v1) tamper('tampering.intrinsics', v1);
-  for (let i = 0; i < states.length; i++) {
-    const [state, loadErr] = states[i];
-    if (loadErr) continue;
-    currentState = state;
-    await executorFor(state).runFile(state);
-  }
-  canaries();
-  const v2 = integrity.verify();
-  if (v2) tamper('tampering.intrinsics', v2);
-  send('done', { files: states.length });
-}
+  process.on('uncaughtException', (err) => {
+    if (runner.active.finish) runner.active.finish(runner.asError(err, 'Uncaught:'));
+    else send('note', { code: 'uncaught_outside_test', detail: errorText(err) });
+  });
+  // jest-circus listens for both: a rejection nobody handled by the end of its tick fails the running test (even if a
+  // handler comes later); outside a test it changes no test's status.
+  process.on('unhandledRejection', (reason) => {
+    if (runner.active.finish) runner.active.finish(runner.asError(reason, 'Unhandled rejection:'));
+    else send('note', { code: 'uncaught_outside_test', detail: errorText(reason) });
+  });
 
-/** Tripwires: assertions that must fail. If one passes, the matchers lie. */
-function canaries() {
-  const a = { n: P.DateNow(), s: 'evigrade-' + Math.random() };
-  const b = { n: a.n + 1, s: a.s };
-  const checks = [() => assert.strictEqual(a.n, b.n), () => assert.deepStrictEqual(a, b)];
-  if (jestExpect) {
-    const e = jestExpect.realExpect;
-    P.ArrayPush(checks, () => e(a.n).toBe(b.n), () => e(a).toEqual(b), () => e([a.s]).toStrictEqual([a.s, 1]), () => e(() => {}).toThrow());
-  }
-  for (let i = 0; i < checks.length; i++) {
-    let threw = false;
-    try {
-      checks[i]();
-    } catch {
-      threw = true;
+  main().then(
+    () => realExit.call(process, 0),
+    (err) => {
+      send('fatal', { message: errorText(err) });
+      realExit.call(process, 70);
+    },
+  );
+
+  async function loadFiles(files, entryErr) {
+    const states = [];
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i];
+      registry = runner.createRegistry(file.name, onIllegal, payload.testTimeoutMs);
+      currentState = registry.state;
+      let loadErr = entryErr;
+      if (!loadErr) {
+        registry.state.open = true;
+        loadErr = await loaders.loadTestFile(file);
+        registry.state.open = false;
+      }
+      const tests = registry.state.tests.map((t) => ({ index: t.index, path: runner.pathOf(t) }));
+      send('collected', { file: file.name, tests, error: loadErr ? errorText(loadErr) : null });
+      P.ArrayPush(states, [registry.state, loadErr]);
     }
-    if (!threw) tamper('tampering.canary', 'canary assertion #' + (i + 1) + ' passed; matchers were subverted');
+    registry = null;
+    return states;
+  }
+
+  function executorFor(state) {
+    const expect = jestExpect && jestExpect.expect;
+    return createExecutor({
+      send, integrity,
+      only: payload.only && payload.only[state.file] ? new Set(payload.only[state.file]) : null,
+      setCurrent: () => {},
+      resetExpect: (t) => {
+        if (expect) expect.setState({ assertionCalls: 0, expectedAssertionsNumber: null, isExpectingAssertions: false, suppressedErrors: [], currentTestName: runner.pathOf(t).join(' ') });
+      },
+      expectErrors: () => {
+        if (!expect) return null;
+        const errs = expect.extractExpectedAssertionsErrors();
+        return errs.length ? errs[0].error : null;
+      },
+      takeUncaught: () => null,
+    });
+  }
+
+  async function main() {
+    const entryErr = payload.mode === 'run' ? await loaders.preloadEntry() : null;
+    const v0 = integrity.verify();
+    if (v0) tamper('tampering.intrinsics', v0);
+    const states = await loadFiles(payload.tests, entryErr);
+    if (payload.mode !== 'run') return send('done', { files: states.length });
+    const v1 = integrity.verify();
+    if (v1) tamper('tampering.intrinsics', v1);
+    for (let i = 0; i < states.length; i++) {
+      const [state, loadErr] = states[i];
+      if (loadErr) continue;
+      currentState = state;
+      await executorFor(state).runFile(state);
+    }
+    canaries();
+    const v2 = integrity.verify();
+    if (v2) tamper('tampering.intrinsics', v2);
+    send('done', { files: states.length });
+  }
+
+  /** Tripwires: assertions that must fail. If one passes, the matchers lie. */
+  function canaries() {
+    const a = { n: P.DateNow(), s: 'evigrade-' + Math.random() };
+    const b = { n: a.n + 1, s: a.s };
+    const checks = [() => assert.strictEqual(a.n, b.n), () => assert.deepStrictEqual(a, b)];
+    if (jestExpect) {
+      const e = jestExpect.realExpect;
+      P.ArrayPush(checks, () => e(a.n).toBe(b.n), () => e(a).toEqual(b), () => e([a.s]).toStrictEqual([a.s, 1]), () => e(() => {}).toThrow());
+    }
+    for (let i = 0; i < checks.length; i++) {
+      let threw = false;
+      try {
+        checks[i]();
+      } catch {
+        threw = true;
+      }
+      if (!threw) tamper('tampering.canary', 'canary assertion #' + (i + 1) + ' passed; matchers were subverted');
+    }
   }
 }
+
+/** Jest's packages and acorn, loaded and not yet used: what a start-up snapshot holds beyond the harness. */
+function preload() {
+  require('expect');
+  require('jest-mock');
+  require('jest-each');
+  require('acorn');
+}
+
+/**
+ * A job started from the start-up snapshot (snapshot.cjs). Code from a snapshot has no dynamic-import callback, so
+ * import() goes through a function compiled in this process (as boot.cjs defines it for a job it starts).
+ */
+function startFromSnapshot() {
+  const vm = require('node:vm');
+  const importer = vm.compileFunction('return import(url)', ['url'], {
+    filename: __filename, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  P.ObjectDefineProperty(globalThis, Symbol.for('evigrade.import'), { value: importer });
+  start();
+}
+
+if (require('node:v8').startupSnapshot.isBuildingSnapshot()) module.exports = { startFromSnapshot, preload };
+else start();

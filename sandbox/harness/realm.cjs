@@ -9,7 +9,6 @@
 // freely: a Compartment shares the (frozen) intrinsics with the start realm,
 // so arrays, errors and classes made by the submission are ordinary values to
 // `expect` (`instanceof Array`, `instanceof Error` hold).
-require('ses');
 const P = require('./primordials.cjs');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -30,6 +29,9 @@ const LOCKDOWN_OPTIONS = {
  *   lockdown freezes Function.prototype.
  */
 function lockdownNow(testSources) {
+  // Loaded here, not with this module: ses shims what the context it loads in lacks, and a snapshot's builder
+  // context lacks what V8 adds on deserialisation (ArrayBuffer.prototype.transfer…), so it must load per job.
+  require('ses');
   const nativeToString = Function.prototype.toString;
   const includes = Function.prototype.call.bind(String.prototype.includes);
   const texts = testSources.slice();

@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { sha256 } from '../../util/hash.js';
 import { SANDBOX_HARNESS_DIR } from './rootfs.js';
+import { JOB_ENV } from './types.js';
 
 // A warm-up job made only of our own code: it exercises the runner, `expect`, the ES-module path (acorn and the
 // ESM-to-CommonJS compile, as exercism-style tests and solutions take it), passing and failing matchers (the
@@ -52,22 +53,19 @@ export const graderCacheDir = (): string =>
   process.env.EVIGRADE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'evigrade');
 
 /**
- * The sandbox path of a V8 code cache for the harness under exactly these node
- * flags. Saves the harness's parse and compile in every job; null (no cache) if
- * anything goes wrong. Made once by a warm-up run (~0.15 s of CPU) and kept in
- * the grader's cache directory, keyed by the root file system's name (a hash of
- * the harness, node binary and version) and the flags, so later runs copy it
- * instead; V8 itself rejects a cache made by another V8 or for other flags.
+ * Places a file made for a root file system (`name` in its harness directory) and returns its sandbox path, or
+ * null if anything goes wrong. Made once by `make(tmp)` and kept in the grader's cache directory under the root
+ * file system's name (a hash of the harness, node binary and version), so later runs copy it instead. Concurrent
+ * callers share one attempt.
  */
-export function codeCacheFor(rootfs: string, nodeArgs: readonly string[]): Promise<string | null> {
-  const name = `cache-${sha256(nodeArgs.join('\0')).slice(0, 16)}-${WARMUP_HASH}.bin`;
-  const key = join(rootfs, SANDBOX_HARNESS_DIR, name);
-  const kept = join(graderCacheDir(), 'code-cache', `${basename(rootfs)}-${name}`);
-  if (!pending.has(key)) pending.set(key, placeOrBuild(rootfs, nodeArgs, key, kept).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
-  return pending.get(key) as Promise<string | null>;
+export function placeMade(rootfs: string, kind: string, name: string, make: (tmp: string) => Promise<void>): Promise<string | null> {
+  const dest = join(rootfs, SANDBOX_HARNESS_DIR, name);
+  const kept = join(graderCacheDir(), kind, `${basename(rootfs)}-${name}`);
+  if (!pending.has(dest)) pending.set(dest, placeOrMake(dest, kept, make).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
+  return pending.get(dest) as Promise<string | null>;
 }
 
-async function placeOrBuild(rootfs: string, nodeArgs: readonly string[], dest: string, kept: string): Promise<void> {
+async function placeOrMake(dest: string, kept: string, make: (tmp: string) => Promise<void>): Promise<void> {
   const tmp = `${dest}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await copyFile(kept, tmp);
@@ -76,7 +74,12 @@ async function placeOrBuild(rootfs: string, nodeArgs: readonly string[], dest: s
   } catch {
     await rm(tmp, { force: true });
   }
-  await build(rootfs, nodeArgs, dest);
+  try {
+    await make(tmp);
+    await rename(tmp, dest);
+  } finally {
+    await rm(tmp, { force: true });
+  }
   // Kept for the next run; a failure here only costs that run a warm-up.
   const keptTmp = `${kept}.${randomBytes(4).toString('hex')}.tmp`;
   await mkdir(join(kept, '..'), { recursive: true, mode: 0o700 })
@@ -85,30 +88,45 @@ async function placeOrBuild(rootfs: string, nodeArgs: readonly string[], dest: s
     .catch(() => rm(keptTmp, { force: true }));
 }
 
-async function build(rootfs: string, nodeArgs: readonly string[], dest: string): Promise<void> {
+/**
+ * The sandbox path of a V8 code cache for the harness under exactly these node flags (jobs that start from
+ * boot.cjs: Docker's, and any when no start-up snapshot could be made). Saves the harness's parse and compile in
+ * every job; null (no cache) if anything goes wrong. Made by a warm-up run (~0.15 s of CPU); V8 itself rejects a
+ * cache made by another V8 or for other flags.
+ */
+export function codeCacheFor(rootfs: string, nodeArgs: readonly string[]): Promise<string | null> {
+  const name = `cache-${sha256(nodeArgs.join('\0')).slice(0, 16)}-${WARMUP_HASH}.bin`;
+  return placeMade(rootfs, 'code-cache', name, (tmp) =>
+    runWarmUp([...nodeArgs, join(rootfs, SANDBOX_HARNESS_DIR, 'boot.cjs')], {
+      EVIGRADE_CACHE_OUT: tmp,
+      EVIGRADE_SCRIPT_NAME: `${SANDBOX_HARNESS_DIR}/harness.cjs`,
+    }),
+  );
+}
+
+/**
+ * Runs the warm-up job, made only of our own code, on the host with `argv` (node flags, then what to start) and a
+ * job's environment plus `env`; resolves once it has exited 0 after its `done` frame.
+ */
+export async function runWarmUp(argv: readonly string[], env: Record<string, string> = {}): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'evigrade-warm-'));
-  const tmp = `${dest}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(join(dir, 'solution.js'), WARMUP['solution.js']);
     const payload = { key: randomBytes(32).toString('hex'), mode: 'run', root: dir, entry: './solution', tests: WARMUP.tests, only: null, stubNames: ['add'], testTimeoutMs: 5000, outputBytes: 65536, builtins: [] };
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [...nodeArgs, join(rootfs, SANDBOX_HARNESS_DIR, 'boot.cjs')], {
-        stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
-        env: { PATH: '/usr/bin:/bin', EVIGRADE_CACHE_OUT: tmp, EVIGRADE_SCRIPT_NAME: `${SANDBOX_HARNESS_DIR}/harness.cjs` },
-      });
-      (child.stdio[3] as NodeJS.ReadableStream | null)?.resume();
+      const child = spawn(process.execPath, [...argv], { stdio: ['pipe', 'ignore', 'ignore', 'pipe'], env: { ...JOB_ENV, ...env } });
+      let frames = '';
+      (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => (frames += d.toString()));
       child.stdin?.end(JSON.stringify(payload));
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       child.on('error', reject);
       child.on('close', (code) => {
         clearTimeout(timer);
-        if (code === 0) resolve();
+        if (code === 0 && frames.includes('"type":"done"')) resolve();
         else reject(new Error(`warm-up exited ${code}`));
       });
     });
-    await rename(tmp, dest);
   } finally {
     await rm(dir, { recursive: true, force: true });
-    await rm(tmp, { force: true });
   }
 }

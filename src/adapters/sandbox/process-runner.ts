@@ -7,6 +7,7 @@ import { EvigradeError } from '../../domain/errors.js';
 import { createJobCgroup, type JobCgroup } from './cgroup.js';
 import { codeCacheFor } from './code-cache.js';
 import { createFrameParser } from './frames.js';
+import { harnessSnapshotFor } from './harness-snapshot.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
@@ -63,6 +64,9 @@ export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SA
 export async function programOf(job: SandboxJob, rootfs: string): Promise<string[]> {
   if (job.runtime === 'python') return [...PYTHON_PROGRAM];
   const args = nodeArgs(job);
+  // From the start-up snapshot when one could be made here, else from boot.cjs through its code cache.
+  const snapshot = await harnessSnapshotFor(rootfs, args);
+  if (snapshot) return [SANDBOX_NODE, ...args, '--snapshot-blob', snapshot];
   const cache = await codeCacheFor(rootfs, args);
   return [SANDBOX_NODE, ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
 }
@@ -92,10 +96,12 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   const lease = def.ownHostUid ? await leaseJobUid() : null;
   try {
     const rootfs = await deps.rootfs(job.runtime);
+    // First: it may place files (snapshot, code cache) in the root a job directory is then linked from.
+    const program = await programOf(job, rootfs);
     await prepareJobDir(def, rootfs, job, jobDir);
     cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
     const uid = lease?.uid ?? 65534;
-    const cmd = def.command({ rootfs, jobDir, limits: job.limits, program: await programOf(job, rootfs), uid });
+    const cmd = def.command({ rootfs, jobDir, limits: job.limits, program, uid });
     const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
     return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup, deps.signal);
   } finally {

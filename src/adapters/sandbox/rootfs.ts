@@ -38,6 +38,9 @@ export async function place(src: string, dest: string, mode: number): Promise<vo
   }
 }
 
+/** What a job's harness directory holds (sandbox/dist): the bundle first, then its starters and ESM hooks. */
+const HARNESS_FILES = ['harness.cjs', 'hooks.mjs', 'boot.cjs', 'snapshot.cjs'];
+
 /**
  * A minimal root file system for jobs: the node binary, its libraries and the
  * harness; nothing else of the host. Built once per content hash, atomically.
@@ -46,7 +49,7 @@ export async function place(src: string, dest: string, mode: number): Promise<vo
 export async function ensureRootfs(base: string, harnessDir: string): Promise<string> {
   const nodePath = process.execPath;
   const harness = await readFile(join(harnessDir, 'harness.cjs'));
-  const hooks = Buffer.concat([await readFile(join(harnessDir, 'hooks.mjs')), await readFile(join(harnessDir, 'boot.cjs'))]);
+  const hooks = Buffer.concat(await Promise.all(HARNESS_FILES.slice(1).map((f) => readFile(join(harnessDir, f)))));
   const libs = await sharedLibraries(nodePath);
   const key = sha256(Buffer.concat([harness, hooks, Buffer.from(`${ROOTFS_LAYOUT}|${nodePath}|${process.version}|${libs.join(',')}`)])).slice(0, 16);
   const dir = join(base, `rootfs-${key}`);
@@ -56,7 +59,7 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   await mkdir(tmp, { recursive: true, mode: 0o755 });
   await place(nodePath, join(tmp, SANDBOX_NODE), 0o755);
   for (const lib of libs) await place(lib, join(tmp, lib), 0o755);
-  for (const f of ['harness.cjs', 'hooks.mjs', 'boot.cjs']) await place(join(harnessDir, f), join(tmp, SANDBOX_HARNESS_DIR, f), 0o644);
+  for (const f of HARNESS_FILES) await place(join(harnessDir, f), join(tmp, SANDBOX_HARNESS_DIR, f), 0o644);
   for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
   await makeDevices(join(tmp, 'dev'));
   // Docker copies the image's /tmp mode onto its tmpfs; bwrap mounts its own; chroot jobs get 0755 copies.
@@ -100,6 +103,8 @@ export async function materialiseRoot(rootfs: string, jobDir: string): Promise<v
       if (entry.isDirectory()) {
         await mkdir(dest, { recursive: true, mode: 0o755 });
         await walk(src);
+      } else if (entry.name.endsWith('.tmp')) {
+        continue; // a snapshot or code cache still being made for other flags (placed by rename when done)
       } else if (entry.isFile() || entry.isCharacterDevice()) {
         await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
         await link(src, dest);

@@ -1,0 +1,155 @@
+// The harness's V8 start-up snapshot: jobs on the process backends start from it, Docker's from boot.cjs. Both
+// must give the same verdicts and messages for the same job, the blob (readable by jobs) must name no path of the
+// grader's, and a snapshot that cannot be made must leave jobs starting from boot.cjs.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeCacheFor } from '../../src/adapters/sandbox/code-cache.js';
+import { createFrameParser } from '../../src/adapters/sandbox/frames.js';
+import { harnessSnapshotFor } from '../../src/adapters/sandbox/harness-snapshot.js';
+import { nodeArgs, programOf } from '../../src/adapters/sandbox/process-runner.js';
+import { bwrap } from '../../src/adapters/sandbox/bwrap.js';
+import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_ROOT } from '../../src/adapters/sandbox/rootfs.js';
+import type { Frame, SandboxJob } from '../../src/adapters/sandbox/types.js';
+import { LimitsSchema } from '../../src/domain/rubric.js';
+import { HARNESS_DIR } from '../helpers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'evigrade-snapshot-test-'));
+let rootfs: string;
+const LIMITS = LimitsSchema.parse({});
+const args = nodeArgs({ limits: LIMITS } as SandboxJob);
+
+beforeAll(async () => {
+  process.env.EVIGRADE_CACHE_DIR = join(work, 'cache');
+  rootfs = await ensureRootfs(join(work, 'base'), HARNESS_DIR);
+}, 120_000);
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+const SOLUTION =
+  'export const add = (a, b) => a + b;\nexport const wrong = () => 41;\nexport const boom = () => { throw new TypeError("bad " + [3, 1, 2].toSorted().join()); };\n';
+const TESTS = [
+  {
+    name: 'cjs.test.js',
+    source: `const { add, wrong, boom } = require('./solution');
+describe('cjs', () => {
+  test('adds', () => { expect(add(1, 2)).toBe(3); });
+  test.each([[1, 1, 2], [2, 2, 5]])('add(%i, %i)', (a, b, c) => { expect(add(a, b)).toEqual(c); });
+  test('wrong', () => { expect({ v: wrong() }).toStrictEqual({ v: 42 }); });
+  test('throws', () => { expect(() => boom()).toThrow('bad 1,2,3'); });
+  test('uncaught', () => { boom(); });
+  test('mock', () => { const f = jest.fn(); f(2); expect(f).toHaveBeenCalledWith(3); });
+});
+`,
+  },
+  // An ES-module test with top-level await goes through Node's own loader (dynamic import, hooks.mjs).
+  {
+    name: 'tla.spec.js',
+    source: `import { add } from './solution';\nconst n = await Promise.resolve(2);\ntest('tla', () => { expect(add(n, n)).toBe(5); });\n`,
+  },
+  {
+    name: 'n.test.js',
+    source: `const { test } = require('node:test');\nconst assert = require('node:assert');\ntest('node', () => { assert.strictEqual(1, 2); });\n`,
+  },
+];
+
+/** The job's frames, run by bubblewrap exactly as its backend runs a job, with `program` as what it starts. */
+function framesOf(program: readonly string[]): Frame[] {
+  const jobDir = mkdtempSync(join(work, 'job-'));
+  mkdirSync(join(jobDir, SANDBOX_ROOT), { recursive: true });
+  writeFileSync(join(jobDir, SANDBOX_ROOT, 'solution.js'), SOLUTION);
+  const key = randomBytes(32).toString('hex');
+  const payload = {
+    key,
+    mode: 'run',
+    root: SANDBOX_ROOT,
+    entry: './solution',
+    tests: TESTS,
+    only: null,
+    stubNames: ['add', 'wrong', 'boom'],
+    testTimeoutMs: 5000,
+    outputBytes: 65536,
+    builtins: [],
+  };
+  const cmd = bwrap.command({ rootfs, jobDir, limits: LIMITS, program, uid: 65534 });
+  const r = spawnSync(cmd.file, cmd.args, {
+    input: JSON.stringify(payload),
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  expect(r.status, String(r.stderr)).toBe(0);
+  const parser = createFrameParser(key);
+  for (const line of String(r.output[3]).split('\n')) if (line) parser.push(line);
+  expect(parser.rejected).toBe(0);
+  return parser.frames;
+}
+
+describe('the harness start-up snapshot', () => {
+  it('is what process-backend jobs start from, and names no path of the grader’s', async () => {
+    const snap = await harnessSnapshotFor(rootfs, args);
+    expect(snap).toMatch(/^\/evigrade\/snapshot-[0-9a-f]{16}\.blob$/);
+    expect(await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, rootfs)).toEqual([
+      '/usr/bin/node',
+      ...args,
+      '--snapshot-blob',
+      snap,
+    ]);
+    const blob = readFileSync(join(rootfs, snap as string));
+    expect(blob.length).toBeGreaterThan(1_000_000);
+    // A job can read the blob: it names no grader path (where root file systems and caches live).
+    expect(blob.includes(work)).toBe(false);
+  }, 120_000);
+
+  it('gives the same frames as a job started from boot.cjs (as Docker starts it)', async () => {
+    const snap = (await harnessSnapshotFor(rootfs, args)) as string;
+    const cache = await codeCacheFor(rootfs, args);
+    const fromSnapshot = framesOf(['/usr/bin/node', ...args, '--snapshot-blob', snap]);
+    const fromBoot = framesOf(['/usr/bin/node', ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])]);
+    const shape = (fs: Frame[]): unknown[] =>
+      fs.filter((f) => f.type !== 'result' && f.type !== 'start').map((f) => [f.type, f.data]);
+    const results = (fs: Frame[]): unknown[] =>
+      fs
+        .filter((f) => f.type === 'result')
+        .map((f) => {
+          const { durationMs: _, ...rest } = f.data as { durationMs: number };
+          return rest;
+        });
+    expect(results(fromSnapshot)).toEqual(results(fromBoot));
+    expect(shape(fromSnapshot)).toEqual(shape(fromBoot));
+    // And they are the verdicts Jest gives: the wrong ones fail with Jest's messages, the module test ran.
+    const byStatus = results(fromSnapshot).map((r) => (r as { status: string }).status);
+    expect(byStatus).toEqual([
+      'passed',
+      'passed',
+      'failed',
+      'failed',
+      'passed',
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+    ]);
+    expect(JSON.stringify(results(fromSnapshot))).toContain('Expected: 5');
+    const loadErrors = fromSnapshot
+      .filter((f) => f.type === 'collected')
+      .map((f) => (f.data as { error: unknown }).error);
+    expect(loadErrors).toEqual([null, null, null]);
+    expect(JSON.stringify(fromSnapshot)).not.toContain(rootfs);
+  }, 120_000);
+
+  it('leaves jobs starting from boot.cjs when the snapshot cannot be made', async () => {
+    const broken = join(work, 'broken-harness');
+    cpSync(HARNESS_DIR, broken, { recursive: true });
+    writeFileSync(join(broken, 'snapshot.cjs'), "throw new Error('no snapshot here');\n");
+    const other = await ensureRootfs(join(work, 'base'), broken);
+    expect(other).not.toBe(rootfs);
+    expect(await harnessSnapshotFor(other, args)).toBeNull();
+    const program = await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, other);
+    expect(program.slice(0, args.length + 2)).toEqual(['/usr/bin/node', ...args, SANDBOX_HARNESS]);
+    expect(program.join(' ')).not.toContain('--snapshot-blob');
+  }, 120_000);
+});
