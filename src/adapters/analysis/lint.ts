@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
-import { Linter } from 'eslint';
+// ESLint's Linter alone (its browser entry): the package's main also loads the CLI's config loader, file
+// enumeration and formatters, which a lint thread never uses (≈ 20 ms of each thread's start-up).
+import { Linter } from 'eslint/universal';
 import globals from 'globals';
 import { DEFAULT_LINT_RULES, TS_OFF_RULES, type LintSpec } from '../../domain/lint.js';
 
