@@ -37,21 +37,12 @@ function utf8(s) {
   return out.subarray(0, n);
 }
 
-/** SHA-256 of the concatenation of byte arrays; returns 32 bytes. */
-function sha256(parts) {
-  let len = 0;
-  for (let p = 0; p < parts.length; p++) len += parts[p].length;
-  const total = ((len + 9 + 63) >> 6) << 6;
-  const m = new Uint8Array(total);
-  let off = 0;
-  for (let p = 0; p < parts.length; p++) { m.set(parts[p], off); off += parts[p].length; }
-  m[len] = 0x80;
-  const bits = len * 8;
-  m[total - 4] = (bits >>> 24) & 255; m[total - 3] = (bits >>> 16) & 255; m[total - 2] = (bits >>> 8) & 255; m[total - 1] = bits & 255;
-  m[total - 5] = Math.floor(bits / 0x100000000) & 255;
-  const H = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+
+/** Runs SHA-256's compression over every 64-byte block of `m` from `start`, updating the state H in place. */
+function compress(H, m, start) {
   const W = new Uint32Array(64);
-  for (let b = 0; b < total; b += 64) {
+  for (let b = start; b < m.length; b += 64) {
     for (let i = 0; i < 16; i++) W[i] = (m[b + 4 * i] << 24) | (m[b + 4 * i + 1] << 16) | (m[b + 4 * i + 2] << 8) | m[b + 4 * i + 3];
     for (let i = 16; i < 64; i++) {
       const x = W[i - 15]; const y = W[i - 2];
@@ -69,20 +60,41 @@ function sha256(parts) {
     }
     H[0] += a; H[1] += bb; H[2] += c; H[3] += d; H[4] += e; H[5] += f; H[6] += g; H[7] += h;
   }
+}
+
+/**
+ * SHA-256 of `skip` bytes already compressed into `state` followed by `data` (skip: 0 from the IV, or one 64-byte
+ * block: HMAC's inner and outer hashes each start from the state its key pad leaves, computed once per key).
+ */
+function sha256From(state, skip, data) {
+  const len = skip + data.length;
+  const total = ((len + 9 + 63) >> 6) << 6;
+  const m = new Uint8Array(total);
+  m.set(data, skip);
+  m[len] = 0x80;
+  const bits = len * 8;
+  m[total - 4] = (bits >>> 24) & 255; m[total - 3] = (bits >>> 16) & 255; m[total - 2] = (bits >>> 8) & 255; m[total - 1] = bits & 255;
+  m[total - 5] = Math.floor(bits / 0x100000000) & 255;
+  const H = new Uint32Array(state);
+  compress(H, m, skip);
   const out = new Uint8Array(32);
   for (let i = 0; i < 8; i++) { out[4 * i] = H[i] >>> 24; out[4 * i + 1] = (H[i] >>> 16) & 255; out[4 * i + 2] = (H[i] >>> 8) & 255; out[4 * i + 3] = H[i] & 255; }
   return out;
 }
 
-/** Returns hmac(message) -> lowercase hex, with the key's pads computed once and kept in this closure. */
+/** Returns hmac(message) -> lowercase hex; the key's pads are compressed once and their states kept in this closure. */
 function createHmacSha256(key) {
   let k = utf8(key);
-  if (k.length > 64) k = sha256([k]);
+  if (k.length > 64) k = sha256From(IV, 0, k);
   const ipad = new Uint8Array(64);
   const opad = new Uint8Array(64);
   for (let i = 0; i < 64; i++) { const b = i < k.length ? k[i] : 0; ipad[i] = b ^ 0x36; opad[i] = b ^ 0x5c; }
+  const inner = new Uint32Array(IV);
+  const outer = new Uint32Array(IV);
+  compress(inner, ipad, 0);
+  compress(outer, opad, 0);
   return function hmacHex(message) {
-    const digest = sha256([opad, sha256([ipad, utf8(message)])]);
+    const digest = sha256From(outer, 64, sha256From(inner, 64, utf8(message)));
     let hex = '';
     for (let i = 0; i < 32; i++) hex += HEX[digest[i] >> 4] + HEX[digest[i] & 15];
     return hex;

@@ -5,6 +5,9 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { ser } = require('../../sandbox/harness/channel.cjs') as { ser: (v: unknown) => string };
+const { createHmacSha256 } = require('../../sandbox/harness/hmac.cjs') as {
+  createHmacSha256: (key: string) => (message: string) => string;
+};
 const key = 'k'.repeat(64);
 const frame = (seq: number, type: string, data: unknown, k = key): string => {
   const body = ser(data);
@@ -46,6 +49,27 @@ describe('results channel frames', () => {
       expect(ser({ status: 'failed', list: [1, 'x', null] })).toBe('{"status":"failed","list":[1,"x",null]}');
     } finally {
       delete polluted.toJSON;
+    }
+  });
+
+  it("signs with the harness's own HMAC-SHA256 exactly as node:crypto does (the grader checks with it)", () => {
+    // Keys shorter than, exactly, and longer than a block; messages around the padding boundaries (55/56/64
+    // bytes), several blocks, non-ASCII text and a lone surrogate (encoded as U+FFFD, as Buffer.from does).
+    const keys = ['k', 'ab'.repeat(32), 'x'.repeat(65), 'é€😀'.repeat(7)];
+    const messages = [
+      '',
+      'a',
+      'x'.repeat(55),
+      'x'.repeat(56),
+      'y'.repeat(64),
+      'z'.repeat(119),
+      'w'.repeat(1000),
+      'é€😀\ud800!',
+    ];
+    for (const k of keys) {
+      const sign = createHmacSha256(k);
+      for (const m of messages)
+        expect(sign(m)).toBe(createHmac('sha256', Buffer.from(k)).update(Buffer.from(m)).digest('hex'));
     }
   });
 });
