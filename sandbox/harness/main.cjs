@@ -32,10 +32,10 @@ function start() {
     send('fatal', { message: 'file delivery: ' + (e && e.message) });
     process.exit(70);
   }
-  // Jest's packages and acorn are loaded (not run) before lockdown() in every backend: a job started from the
-  // start-up snapshot has them already, so this is the same order for one started from boot.cjs (Docker).
-  preload();
-  // Every intrinsic is frozen before any of Jest's code or any student code runs.
+  // Every intrinsic is frozen before Jest's packages or any student code load. (Not one of Jest's modules may be
+  // evaluated earlier, not even in the start-up snapshot: lockdown() replaces Error, Date, RegExp… on the global
+  // object and leaves the originals unfrozen, so a class Jest defined first — JestAssertionError extends Error —
+  // would hand a submission that catches one the original, mutable Error; bench/README.md, the red-team pass.)
   realmLib.lockdownNow(payload.tests.map((t) => t.source));
 
   const integrity = createIntegrity();
@@ -49,7 +49,7 @@ function start() {
     send('tamper', { code, detail });
   }
 
-  // --- Jest's expect (set up only when the hidden tests use it) and jest object.
+  // --- Jest's expect and jest object, only when the hidden tests use them.
   const usesExpect = payload.tests.some((t) => /\bexpect\b/.test(t.source));
   const guard = createGuard(tamper);
   const jestExpect = usesExpect ? createExpect(integrity, tamper, guard) : null;
@@ -213,14 +213,6 @@ function start() {
   }
 }
 
-/** Jest's packages and acorn, loaded and not yet used: what a start-up snapshot holds beyond the harness. */
-function preload() {
-  require('expect');
-  require('jest-mock');
-  require('jest-each');
-  require('acorn');
-}
-
 /**
  * A job started from the start-up snapshot (snapshot.cjs). Code from a snapshot has no dynamic-import callback, so
  * import() goes through a function compiled in this process (as boot.cjs defines it for a job it starts).
@@ -234,5 +226,5 @@ function startFromSnapshot() {
   start();
 }
 
-if (require('node:v8').startupSnapshot.isBuildingSnapshot()) module.exports = { startFromSnapshot, preload };
+if (require('node:v8').startupSnapshot.isBuildingSnapshot()) module.exports = { startFromSnapshot };
 else start();

@@ -1,14 +1,16 @@
 'use strict';
 // The script `node --build-snapshot` runs on the host (src/adapters/sandbox/harness-snapshot.ts) to make the V8
-// start-up snapshot jobs start from. It loads the harness bundle and Jest's packages and runs nothing of a job:
-// main.cjs's start() reads the payload, the environment and the job's files after deserialisation, exactly as a
-// job started from boot.cjs does. It is given a job's environment, so what a package reads while it loads is what
-// it would read in a job.
+// start-up snapshot jobs start from. It evaluates the harness's own modules and compiles the whole bundle (Jest's
+// packages included) to bytecode, and runs nothing of a job: main.cjs's start() reads the payload, the environment
+// and the job's files after deserialisation, exactly as a job started from boot.cjs does. It is given a job's
+// environment, so what a module reads while it loads is what it would read in a job.
 //
 // What stays per job, and why:
 // - ses and lockdown(): V8 adds its shipped-but-flagged built-ins (ArrayBuffer.prototype.transfer, Array.prototype
 //   .toSorted…) to a context as it deserialises it, so intrinsics frozen in a snapshot abort node at start-up, and
 //   ses loaded here would shim what this context lacks. realm.cjs loads ses inside lockdownNow().
+// - evaluating Jest's packages (and acorn): only after lockdown(), as in every job (main.cjs says why). Their code
+//   is compiled here; only their module bodies run per job.
 // - dynamic import(): code from a snapshot has no import callback; main.cjs's startFromSnapshot() compiles one.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -16,7 +18,6 @@ const vm = require('node:vm');
 const v8 = require('node:v8');
 
 const harness = load(process.argv[2]);
-harness.preload();
 
 // The harness's own function, so no frame of a job's stack names this file (compiled under the builder's path).
 v8.startupSnapshot.setDeserializeMainFunction(harness.startFromSnapshot);

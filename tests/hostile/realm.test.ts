@@ -260,6 +260,70 @@ const CLASS_5: Case[] = [
   },
 ];
 
+// Class 6: the constructors lockdown() replaces on the global object (Error, Date, RegExp…) stay unfrozen in their
+// original form, so no object a submission can reach may lead to one: a class Jest defined before lockdown
+// (JestAssertionError extends Error) would. The tests hand the submission a callback holding a failing expect, and
+// await .resolves on what it returns, so it can catch a JestAssertionError; a `function` test body gives
+// CallSite.getThis() a receiver to find.
+const TESTS_6 = {
+  'reach.test.js': `const s = require('./solution');
+test('visits', () => { const seen = []; s.each([1, 2], (x) => { expect(x).toBeGreaterThan(0); seen.push(x); }); expect(seen).toEqual([1, 2]); });
+test('resolves', async () => { await expect(s.fetch()).resolves.toBe(42); });
+test('length', function () { expect(s.list().length).toBe(3); });
+test('value', () => { expect(s.answer()).toBe(42); });
+test('fact', () => { expect(s.fact(5)).toBe(120); });`,
+};
+const wrong6 = (prelude: string, overrides: string): Record<string, string> => ({
+  'solution.js': `const base = { each: (arr, cb) => arr.forEach(cb), fetch: () => Promise.resolve(41), list: () => [1], answer: () => 41, fact: () => 0 };
+// What the attacks below climb to from a caught JestAssertionError: the constructor its class extends.
+const climb = (e) => Object.getPrototypeOf(e.constructor);
+const ordinary = Function.prototype[Symbol.hasInstance];
+// Makes "undefined instanceof Error" true, so a thrown undefined would pass for an error the harness raised.
+const forgeInstanceOf = (e) => { try { const FE = climb(e); Object.defineProperty(FE, Symbol.hasInstance, { value: (v) => v === undefined || ordinary.call(FE, v) }); } catch {} };
+${prelude}
+module.exports = Object.assign(base, { ${overrides} });
+`,
+});
+const ONLY_VISITS = { visits: 'passed', resolves: 'failed', length: 'failed', value: 'failed', fact: 'failed' };
+const CLASS_6: Case[] = [
+  {
+    name: 'catches a failing expect in a callback, climbs to the Error its class extends and redefines instanceof on it',
+    files: wrong6(
+      '',
+      `each: (arr, cb) => { try { cb(-1); } catch (e) { forgeInstanceOf(e); } arr.forEach(cb); },
+      answer: () => { throw undefined; }, fact: () => { throw undefined; }`,
+    ),
+    statuses: ONLY_VISITS,
+    flags: [],
+  },
+  {
+    name: 'returns a thenable to .resolves, catches the assertion it makes fail, and does the same',
+    files: wrong6(
+      '',
+      `fetch: () => ({ then(ok) { try { ok('no'); } catch (e) { forgeInstanceOf(e); } return Promise.reject(undefined); } }),
+      answer: () => { throw undefined; }, fact: () => { throw undefined; }`,
+    ),
+    statuses: ONLY_VISITS,
+    flags: [],
+  },
+  {
+    name: "sets prepareStackTrace on the constructor it climbs to and looks for the test frames' receivers",
+    files: wrong6(
+      'let found = null;',
+      `each: (arr, cb) => {
+      try { cb(-1); } catch (e) {
+        try { climb(e).prepareStackTrace = (err, sites) => { for (const c of sites) { try { const t = c.getThis(); if (t && t.expect) found = t; } catch {} } return ''; }; } catch {}
+      }
+      arr.forEach(cb);
+    },
+    list: () => undefined,
+    answer: () => (found && found.process ? 42 : 41)`,
+    ),
+    statuses: ONLY_VISITS,
+    flags: [],
+  },
+];
+
 const CORRECT_CJS = {
   'solution.js': `class NegativeError extends RangeError {}
 module.exports = {
@@ -310,6 +374,17 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
         if (c.message) expect(r.tests.find((t) => t.name === c.message?.[0])?.message).toContain(c.message[1]);
       });
     }
+  }
+
+  it('class 6 baseline: only the callback test passes for the wrong submission', async () => {
+    const r = await gradeInline(backend, inlineRubric(TESTS_6), wrong6('', ''));
+    expect([statuses(r), flagCodes(r)]).toEqual([ONLY_VISITS, []]);
+  });
+  for (const c of CLASS_6) {
+    it(`class 6 (the constructors lockdown replaces): ${c.name}`, async () => {
+      const r = await gradeInline(backend, inlineRubric(TESTS_6), c.files);
+      expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
+    });
   }
 });
 

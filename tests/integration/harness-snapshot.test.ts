@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeCacheFor } from '../../src/adapters/sandbox/code-cache.js';
 import { createFrameParser } from '../../src/adapters/sandbox/frames.js';
@@ -139,6 +139,20 @@ describe('the harness start-up snapshot', () => {
       .map((f) => (f.data as { error: unknown }).error);
     expect(loadErrors).toEqual([null, null, null]);
     expect(JSON.stringify(fromSnapshot)).not.toContain(rootfs);
+  }, 120_000);
+
+  it('checks a blob kept from an earlier run before using it, and makes a new one when it does not start', async () => {
+    const name = (await harnessSnapshotFor(rootfs, args)) as string;
+    const kept = join(work, 'cache', 'snapshot', `${basename(rootfs)}-${basename(name)}`);
+    const good = readFileSync(kept);
+    // What another build of node left under the same name: node refuses it and every job would die at start-up.
+    writeFileSync(kept, good.subarray(0, 4096));
+    const again = await ensureRootfs(join(work, 'second-base'), HARNESS_DIR);
+    expect(basename(again)).toBe(basename(rootfs));
+    expect(await harnessSnapshotFor(again, args)).toBe(name);
+    const placed = readFileSync(join(again, name));
+    expect(placed.length).toBeGreaterThan(1_000_000);
+    expect(readFileSync(kept).length).toBe(placed.length);
   }, 120_000);
 
   it('leaves jobs starting from boot.cjs when the snapshot cannot be made', async () => {

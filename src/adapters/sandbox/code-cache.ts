@@ -55,20 +55,27 @@ export const graderCacheDir = (): string =>
 /**
  * Places a file made for a root file system (`name` in its harness directory) and returns its sandbox path, or
  * null if anything goes wrong. Made once by `make(tmp)` and kept in the grader's cache directory under the root
- * file system's name (a hash of the harness, node binary and version), so later runs copy it instead. Concurrent
- * callers share one attempt.
+ * file system's name (a hash of the harness, node binary and version), so later runs copy it instead, after
+ * `check` (when given) accepts the copy; one it refuses is made again. Concurrent callers share one attempt.
  */
-export function placeMade(rootfs: string, kind: string, name: string, make: (tmp: string) => Promise<void>): Promise<string | null> {
+export function placeMade(
+  rootfs: string,
+  kind: string,
+  name: string,
+  make: (tmp: string) => Promise<void>,
+  check: (file: string) => Promise<void> = async () => undefined,
+): Promise<string | null> {
   const dest = join(rootfs, SANDBOX_HARNESS_DIR, name);
   const kept = join(graderCacheDir(), kind, `${basename(rootfs)}-${name}`);
-  if (!pending.has(dest)) pending.set(dest, placeOrMake(dest, kept, make).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
+  if (!pending.has(dest)) pending.set(dest, placeOrMake(dest, kept, make, check).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
   return pending.get(dest) as Promise<string | null>;
 }
 
-async function placeOrMake(dest: string, kept: string, make: (tmp: string) => Promise<void>): Promise<void> {
+async function placeOrMake(dest: string, kept: string, make: (tmp: string) => Promise<void>, check: (file: string) => Promise<void>): Promise<void> {
   const tmp = `${dest}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await copyFile(kept, tmp);
+    await check(tmp);
     await rename(tmp, dest);
     return;
   } catch {

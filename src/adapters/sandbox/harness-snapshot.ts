@@ -20,9 +20,36 @@ import { JOB_ENV } from './types.js';
  */
 export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]): Promise<string | null> {
   const name = `snapshot-${sha256(nodeArgs.join('\0')).slice(0, 16)}.blob`;
-  return placeMade(rootfs, 'snapshot', name, async (tmp) => {
-    await buildBlob(rootfs, nodeArgs, tmp);
-    await runWarmUp([...nodeArgs, '--snapshot-blob', tmp]);
+  return placeMade(
+    rootfs,
+    'snapshot',
+    name,
+    async (tmp) => {
+      await buildBlob(rootfs, nodeArgs, tmp);
+      await runWarmUp([...nodeArgs, '--snapshot-blob', tmp]);
+    },
+    (kept) => startsFrom(nodeArgs, kept),
+  );
+}
+
+/**
+ * A kept blob is checked before use (≈ 30 ms of CPU, once per run and flags): node refuses, and every job would
+ * die at start-up with, a blob made by another build of node or under other flags (a cache directory shared
+ * between machines, a node rebuilt at the same version and path). Resolves once the harness in it has said hello.
+ */
+function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--snapshot-blob', blob], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], env: { ...JOB_ENV } });
+    let frames = '';
+    (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => (frames += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', reject);
+    // With no payload the harness stops right after its hello frame.
+    child.on('close', () => {
+      clearTimeout(timer);
+      if (frames.startsWith('{"seq":0,"type":"hello"')) resolve();
+      else reject(new Error('the kept snapshot does not start'));
+    });
   });
 }
 
