@@ -3,6 +3,7 @@
 // Both load only when the hidden tests mention them, but always before any
 // student code, so the matcher registry is snapshotted untouched.
 const P = require('./primordials.cjs');
+const { types } = require('node:util');
 
 const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 'objectContaining', 'stringContaining', 'stringMatching'];
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -19,7 +20,34 @@ function createExpect(integrity, tamper, guard) {
       tamper('tampering.intrinsics', v);
       throw new P.Error('evigrade: the test environment was tampered with (' + v + '); this assertion cannot be trusted');
     }
-    return P.ReflectApply(realExpect, undefined, args);
+    const out = P.ReflectApply(realExpect, undefined, args);
+    const received = args[0];
+    if (received !== null && (typeof received === 'object' || typeof received === 'function')) settledBy(out, received);
+    return out;
+  }
+  /**
+   * `.resolves` / `.rejects` on a value the submission may have made. Jest calls the value's own `then` and awaits
+   * whatever it returns, so a `then` that never calls back (and returns a settled promise) skips the assertion and
+   * the test passes. These assert on a promise the harness makes instead, settled only through the value's
+   * callbacks (through Promise.prototype.then itself for a genuine promise, whatever `then` it carries): one that
+   * never calls back times the test out, like a promise that never settles. Anything else is Jest's own behaviour.
+   */
+  function settledBy(out, received) {
+    for (const key of ['resolves', 'rejects']) {
+      P.ObjectDefineProperty(out, key, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          const then = received.then; // read once, as Jest reads it
+          if (typeof then !== 'function') return P.ReflectApply(realExpect, undefined, [received])[key];
+          const settled = new P.OrigPromise((resolve, reject) => {
+            if (types.isPromise(received)) P.PromiseThen(received, resolve, reject);
+            else P.ReflectApply(then, received, [resolve, reject]);
+          });
+          return P.ReflectApply(realExpect, undefined, [settled])[key];
+        },
+      });
+    }
   }
   // Asymmetric matchers count only when test code made them: everything these return is branded.
   const branding = (target, source) => (k) => {

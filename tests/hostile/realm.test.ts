@@ -324,6 +324,30 @@ const CLASS_6: Case[] = [
   },
 ];
 
+// Class 7: a value that decides whether .resolves asserts at all. Jest awaits whatever the received value's own
+// `then` returns; a `then` that never calls back (or one a genuine promise carries as an own property) would skip
+// the assertion. The test timeout is short so the never-settling case fails quickly.
+const TESTS_7_SPEC = { limits: { test_timeout_ms: 1500 } };
+const CLASS_7: Case[] = [
+  {
+    name: 'returns a thenable whose then never calls back and returns a settled promise',
+    files: wrong6('', `fetch: () => ({ then() { return Promise.resolve(); } })`),
+    statuses: { visits: 'passed', resolves: 'timeout', length: 'failed', value: 'failed', fact: 'failed' },
+    flags: [],
+    message: ['resolves', 'Exceeded timeout of 1500 ms'],
+  },
+  {
+    name: 'returns a genuine promise of the wrong value carrying its own then that never calls back',
+    files: wrong6(
+      '',
+      `fetch: () => { const p = Promise.resolve(41); Object.defineProperty(p, 'then', { value: () => Promise.resolve() }); return p; }`,
+    ),
+    statuses: { visits: 'passed', resolves: 'failed', length: 'failed', value: 'failed', fact: 'failed' },
+    flags: [],
+    message: ['resolves', 'Received: 41'],
+  },
+];
+
 const CORRECT_CJS = {
   'solution.js': `class NegativeError extends RangeError {}
 module.exports = {
@@ -384,6 +408,13 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
     it(`class 6 (the constructors lockdown replaces): ${c.name}`, async () => {
       const r = await gradeInline(backend, inlineRubric(TESTS_6), c.files);
       expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
+    });
+  }
+  for (const c of CLASS_7) {
+    it(`class 7 (a value deciding whether .resolves asserts): ${c.name}`, async () => {
+      const r = await gradeInline(backend, inlineRubric(TESTS_6, TESTS_7_SPEC), c.files);
+      expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
+      expect(r.tests.find((t) => t.name === c.message?.[0])?.message).toContain(c.message?.[1]);
     });
   }
 });
