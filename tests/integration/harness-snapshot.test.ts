@@ -22,11 +22,14 @@ let rootfs: string;
 const LIMITS = LimitsSchema.parse({});
 const args = nodeArgs({ limits: LIMITS } as SandboxJob);
 
+const cacheDirBefore = process.env.EVIGRADE_CACHE_DIR;
 beforeAll(async () => {
   process.env.EVIGRADE_CACHE_DIR = join(work, 'cache');
   rootfs = await ensureRootfs(join(work, 'base'), HARNESS_DIR);
 }, 120_000);
 afterAll(() => {
+  if (cacheDirBefore === undefined) delete process.env.EVIGRADE_CACHE_DIR;
+  else process.env.EVIGRADE_CACHE_DIR = cacheDirBefore;
   rmSync(work, { recursive: true, force: true });
 });
 
