@@ -12,10 +12,11 @@ import { createFrameParser } from '../../src/adapters/sandbox/frames.js';
 import { harnessSnapshotFor } from '../../src/adapters/sandbox/harness-snapshot.js';
 import { nodeArgs, programOf } from '../../src/adapters/sandbox/process-runner.js';
 import { bwrap } from '../../src/adapters/sandbox/bwrap.js';
+import { unsafe } from '../../src/adapters/sandbox/unsafe.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_ROOT } from '../../src/adapters/sandbox/rootfs.js';
 import type { Frame, SandboxJob } from '../../src/adapters/sandbox/types.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
-import { HARNESS_DIR } from '../helpers.js';
+import { gradeInline, HARNESS_DIR, inlineRubric } from '../helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'evigrade-snapshot-test-'));
 let rootfs: string;
@@ -95,7 +96,7 @@ describe('the harness start-up snapshot', () => {
   it('is what process-backend jobs start from, and names no path of the grader’s', async () => {
     const snap = await harnessSnapshotFor(rootfs, args);
     expect(snap).toMatch(/^\/evigrade\/snapshot-[0-9a-f]{16}\.blob$/);
-    expect(await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, rootfs)).toEqual([
+    expect(await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, rootfs, bwrap)).toEqual([
       '/usr/bin/node',
       ...args,
       '--snapshot-blob',
@@ -158,6 +159,20 @@ describe('the harness start-up snapshot', () => {
     expect(readFileSync(kept).length).toBe(placed.length);
   }, 120_000);
 
+  it('is not used where a job sees the host paths (the unsafe backend), which still runs a top-level-await test', async () => {
+    const job = { runtime: 'node', limits: LIMITS } as SandboxJob;
+    expect((await programOf(job, rootfs, unsafe)).slice(0, args.length + 2)).toEqual([
+      '/usr/bin/node',
+      ...args,
+      SANDBOX_HARNESS,
+    ]);
+    // Through Node's loader and hooks.mjs, found at the harness's host path: from a snapshot it would be /evigrade/.
+    const rubric = inlineRubric({ 'tla.spec.js': TESTS[1]?.source as string });
+    const r = await gradeInline('unsafe', rubric, { 'solution.js': SOLUTION });
+    expect(r.tests.map((t) => [t.name, t.status])).toEqual([['tla', 'failed']]);
+    expect(r.tests[0]?.message).toContain('Expected: 5');
+  }, 120_000);
+
   it('leaves jobs starting from boot.cjs when the snapshot cannot be made', async () => {
     const broken = join(work, 'broken-harness');
     cpSync(HARNESS_DIR, broken, { recursive: true });
@@ -165,7 +180,7 @@ describe('the harness start-up snapshot', () => {
     const other = await ensureRootfs(join(work, 'base'), broken);
     expect(other).not.toBe(rootfs);
     expect(await harnessSnapshotFor(other, args)).toBeNull();
-    const program = await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, other);
+    const program = await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, other, bwrap);
     expect(program.slice(0, args.length + 2)).toEqual(['/usr/bin/node', ...args, SANDBOX_HARNESS]);
     expect(program.join(' ')).not.toContain('--snapshot-blob');
   }, 120_000);

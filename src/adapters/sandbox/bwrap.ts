@@ -27,6 +27,7 @@ export const bwrap: BackendDef = {
   isolates: true,
   ownHostUid: false,
   needsRootTree: false,
+  hostPaths: false,
   description:
     'bubblewrap: user, pid, net, ipc, uts and mount namespaces; uid 65534 with no capabilities and no nested user namespaces; ' +
     'read-only minimal root (node + harness only) and read-only submission; read-only /dev with only null, zero, full, random and urandom, ' +

@@ -18,6 +18,8 @@ export const dockerDef: BackendDef = {
   isolates: true,
   ownHostUid: false,
   needsRootTree: false,
+  // Its jobs start from boot.cjs in the image (registry.ts), never from a start-up snapshot.
+  hostPaths: false,
   description:
     'Docker: a fresh container per job from a locally imported image (node + harness only), started ahead and used once; never privileged, network none, ' +
     'all capabilities dropped (the harness, before any student code, writes the submission\'s files into a root-owned tmpfs from its payload and drops ' +

@@ -61,11 +61,12 @@ export function nodeArgs(job: SandboxJob): string[] {
 /** The harness's argv inside the job's root. Python: isolated mode (no environment, no user site, no script dir on the path), no bytecode written. */
 export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SANDBOX_PY_HARNESS];
 
-export async function programOf(job: SandboxJob, rootfs: string): Promise<string[]> {
+export async function programOf(job: SandboxJob, rootfs: string, def: Pick<BackendDef, 'hostPaths'>): Promise<string[]> {
   if (job.runtime === 'python') return [...PYTHON_PROGRAM];
   const args = nodeArgs(job);
-  // From the start-up snapshot when one could be made here, else from boot.cjs through its code cache.
-  const snapshot = await harnessSnapshotFor(rootfs, args);
+  // From the start-up snapshot when one could be made here (and the job sees the paths it names), else from
+  // boot.cjs through its code cache.
+  const snapshot = def.hostPaths ? null : await harnessSnapshotFor(rootfs, args);
   if (snapshot) return [SANDBOX_NODE, ...args, '--snapshot-blob', snapshot];
   const cache = await codeCacheFor(rootfs, args);
   return [SANDBOX_NODE, ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
@@ -97,7 +98,7 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   try {
     const rootfs = await deps.rootfs(job.runtime);
     // First: it may place files (snapshot, code cache) in the root a job directory is then linked from.
-    const program = await programOf(job, rootfs);
+    const program = await programOf(job, rootfs, def);
     await prepareJobDir(def, rootfs, job, jobDir);
     cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
     const uid = lease?.uid ?? 65534;

@@ -72,6 +72,11 @@ export interface BackendDef {
   readonly ownHostUid: boolean;
   /** Whether the job's root must be materialised as a full directory tree (chroot). */
   readonly needsRootTree: boolean;
+  /**
+   * Whether the job sees the host's file system, the harness at its host path (the unsafe backend): it cannot start
+   * from the harness's start-up snapshot, which names the paths a job sees (/evigrade/hooks.mjs…).
+   */
+  readonly hostPaths: boolean;
 }
 
 export interface SandboxCommand {

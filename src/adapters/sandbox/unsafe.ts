@@ -8,6 +8,7 @@ export const unsafe: BackendDef = {
   isolates: false,
   ownHostUid: false,
   needsRootTree: false,
+  hostPaths: true,
   description: 'NO ISOLATION: the submission runs as the grader user with its file system and network. Trusted code only.',
   available: async () => ({ ok: true, reason: 'always available; isolates nothing' }),
   command(ctx) {

@@ -12,6 +12,7 @@ export const unshare: BackendDef = {
   isolates: true,
   ownHostUid: true,
   needsRootTree: true,
+  hostPaths: false,
   description:
     'util-linux unshare (root only): pid, net, ipc, uts and mount namespaces; chroot into a per-job tree holding only node, the harness and ' +
     'the submission, none of it writable; a distinct unprivileged host uid per job, leased host-wide across grader processes (capabilities dropped by setuid); cgroup memory and pids ' +
