@@ -128,6 +128,9 @@ async function underLoad(fn) {
   }
 }
 
+// The bare run starts its job from boot.cjs and its code cache (it sees host paths, which a start-up snapshot cannot
+// name); bwrap and unshare start theirs from the harness's start-up snapshot, ≈ 5–10 ms of CPU cheaper (realm.bench),
+// so their CPU over bare is the sandbox's own cost minus that. Docker starts from boot.cjs, as the bare run does.
 const backends = [['bare run (no sandbox)', 'unsafe', {}]];
 if ((await availability('bwrap')).ok) backends.push(['bwrap', 'bwrap', {}]);
 if ((await availability('docker')).ok) {
@@ -156,7 +159,7 @@ const overBwrap = (m, i) => {
   return b < 0 || i <= b ? '' : signed(m.over[i] - m.over[b]);
 };
 console.log(
-  `Sandbox overhead per job (N=${N} rounds of one job per backend, median wall; overheads: median of each round's difference from the bare job, one trivial test; loaded = a busy loop on each of ${cpus().length} cores)\n`,
+  `Sandbox overhead per job (N=${N} rounds of one job per backend, median wall; overheads: median of each round's difference from the bare job, one trivial test; loaded = a busy loop on each of ${cpus().length} cores; bwrap and unshare jobs start from the harness's start-up snapshot, the bare and Docker ones from boot.cjs)\n`,
 );
 console.log(
   table(
