@@ -9,6 +9,16 @@ const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
 const INTERNAL_MATCHER = Symbol.for('$$jest-internal-matcher');
 
+/** Whether reading `then` on v may run code (v or an object on its prototype chain is a Proxy, or `then` is an accessor). */
+function computesThen(v) {
+  for (let o = v, depth = 0; o !== null && depth < 64; o = P.ObjectGetPrototypeOf(o), depth++) {
+    if (types.isProxy(o)) return true;
+    const d = P.ObjectGetOwnPropertyDescriptor(o, 'then');
+    if (d) return !('value' in d);
+  }
+  return false;
+}
+
 function createExpect(integrity, tamper, guard) {
   const { expect: realExpect } = require('expect');
   // Built-in matchers refuse received values that would decide their own comparison.
@@ -30,7 +40,9 @@ function createExpect(integrity, tamper, guard) {
    * whatever it returns, so a `then` that never calls back (and returns a settled promise) skips the assertion and
    * the test passes. These assert on a promise the harness makes instead, settled only through the value's
    * callbacks (through Promise.prototype.then itself for a genuine promise, whatever `then` it carries): one that
-   * never calls back times the test out, like a promise that never settles. Anything else is Jest's own behaviour.
+   * never calls back times the test out, like a promise that never settles. A `then` the value computes (a Proxy,
+   * an accessor) could answer Jest differently from us, so it fails the assertion, as guard.cjs fails a
+   * self-deciding value. Anything else is Jest's own behaviour.
    */
   function settledBy(out, received) {
     for (const key of ['resolves', 'rejects']) {
@@ -38,11 +50,19 @@ function createExpect(integrity, tamper, guard) {
         configurable: true,
         enumerable: true,
         get() {
-          const then = received.then; // read once, as Jest reads it
-          if (typeof then !== 'function') return P.ReflectApply(realExpect, undefined, [received])[key];
+          // Jest's .rejects also takes a function returning the promise, and calls it first.
+          const value = key === 'rejects' && typeof received === 'function' ? received() : received;
+          if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return P.ReflectApply(realExpect, undefined, [value])[key];
+          if (computesThen(value)) {
+            const why = "the received value's then is computed (a Proxy or an accessor)";
+            tamper('tampering.self_equality', '.' + key + ': ' + why);
+            throw new P.Error('evigrade: .' + key + ' cannot decide: ' + why + '. The submission would decide whether the assertion runs, so this assertion fails.');
+          }
+          const then = value.then;
+          if (typeof then !== 'function') return P.ReflectApply(realExpect, undefined, [value])[key];
           const settled = new P.OrigPromise((resolve, reject) => {
-            if (types.isPromise(received)) P.PromiseThen(received, resolve, reject);
-            else P.ReflectApply(then, received, [resolve, reject]);
+            if (types.isPromise(value)) P.PromiseThen(value, resolve, reject);
+            else P.ReflectApply(then, value, [resolve, reject]);
           });
           return P.ReflectApply(realExpect, undefined, [settled])[key];
         },

@@ -271,10 +271,11 @@ test('visits', () => { const seen = []; s.each([1, 2], (x) => { expect(x).toBeGr
 test('resolves', async () => { await expect(s.fetch()).resolves.toBe(42); });
 test('length', function () { expect(s.list().length).toBe(3); });
 test('value', () => { expect(s.answer()).toBe(42); });
-test('fact', () => { expect(s.fact(5)).toBe(120); });`,
+test('fact', () => { expect(s.fact(5)).toBe(120); });
+test('rejects', async () => { await expect(() => s.check(-1)).rejects.toThrow('negative'); });`,
 };
 const wrong6 = (prelude: string, overrides: string): Record<string, string> => ({
-  'solution.js': `const base = { each: (arr, cb) => arr.forEach(cb), fetch: () => Promise.resolve(41), list: () => [1], answer: () => 41, fact: () => 0 };
+  'solution.js': `const base = { each: (arr, cb) => arr.forEach(cb), fetch: () => Promise.resolve(41), list: () => [1], answer: () => 41, fact: () => 0, check: async () => 1 };
 // What the attacks below climb to from a caught JestAssertionError: the constructor its class extends.
 const climb = (e) => Object.getPrototypeOf(e.constructor);
 const ordinary = Function.prototype[Symbol.hasInstance];
@@ -284,7 +285,14 @@ ${prelude}
 module.exports = Object.assign(base, { ${overrides} });
 `,
 });
-const ONLY_VISITS = { visits: 'passed', resolves: 'failed', length: 'failed', value: 'failed', fact: 'failed' };
+const ONLY_VISITS = {
+  visits: 'passed',
+  resolves: 'failed',
+  length: 'failed',
+  value: 'failed',
+  fact: 'failed',
+  rejects: 'failed',
+};
 const CLASS_6: Case[] = [
   {
     name: 'catches a failing expect in a callback, climbs to the Error its class extends and redefines instanceof on it',
@@ -332,7 +340,7 @@ const CLASS_7: Case[] = [
   {
     name: 'returns a thenable whose then never calls back and returns a settled promise',
     files: wrong6('', `fetch: () => ({ then() { return Promise.resolve(); } })`),
-    statuses: { visits: 'passed', resolves: 'timeout', length: 'failed', value: 'failed', fact: 'failed' },
+    statuses: { ...ONLY_VISITS, resolves: 'timeout' },
     flags: [],
     message: ['resolves', 'Exceeded timeout of 1500 ms'],
   },
@@ -342,9 +350,26 @@ const CLASS_7: Case[] = [
       '',
       `fetch: () => { const p = Promise.resolve(41); Object.defineProperty(p, 'then', { value: () => Promise.resolve() }); return p; }`,
     ),
-    statuses: { visits: 'passed', resolves: 'failed', length: 'failed', value: 'failed', fact: 'failed' },
+    statuses: ONLY_VISITS,
     flags: [],
     message: ['resolves', 'Received: 41'],
+  },
+  {
+    name: 'returns an object whose then is a getter answering differently on each read',
+    files: wrong6(
+      '',
+      `fetch: () => { let reads = 0; return { get then() { reads += 1; return reads === 1 ? undefined : () => Promise.resolve(); } }; }`,
+    ),
+    statuses: Object.fromEntries(Object.keys(ONLY_VISITS).map((n) => [n, 'error'])),
+    flags: ['tampering.self_equality'],
+    message: ['resolves', "the received value's then is computed"],
+  },
+  {
+    name: 'returns to .rejects (through the function the test hands it) a thenable that never calls back',
+    files: wrong6('', `check: () => ({ then() { return Promise.resolve(); } })`),
+    statuses: { ...ONLY_VISITS, rejects: 'timeout' },
+    flags: [],
+    message: ['rejects', 'Exceeded timeout of 1500 ms'],
   },
 ];
 
