@@ -25,8 +25,12 @@ const SetForEach = uncurry(Set.prototype.forEach);
 const WeakSetHas = uncurry(WeakSet.prototype.has);
 const WeakSetAdd = uncurry(WeakSet.prototype.add);
 
-const INTRINSIC_CTORS = new Set([Object, Array, Map, Set, Date, RegExp, Error, Promise, WeakMap, WeakSet, ArrayBuffer, DataView,
-  Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, Uint8ClampedArray, BigInt64Array, BigUint64Array]);
+// Names, not values: this module loads before lockdown(), which replaces Error, Date and RegExp on the global object
+// (createGuard, called after it, takes the constructors the tests and the submission actually see).
+const INTRINSIC_CTOR_NAMES = ['Object', 'Array', 'Map', 'Set', 'Date', 'RegExp', 'Error', 'Promise', 'WeakMap', 'WeakSet', 'ArrayBuffer', 'DataView',
+  'Uint8Array', 'Int8Array', 'Uint16Array', 'Int16Array', 'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'Uint8ClampedArray', 'BigInt64Array', 'BigUint64Array'];
+// Longer prototype chains than any real class hierarchy are not walked: such a value counts as one that decides itself.
+const CHAIN_LIMIT = 64;
 const SET_MAP_METHODS = ['has', 'get', 'size', 'entries', 'values', 'keys', 'forEach', Symbol.iterator];
 const IMMUTABLE = /^@@__IMMUTABLE_\w+__@@$/;
 const DEEP = new Set(['toEqual', 'toStrictEqual', 'toMatchObject', 'toContainEqual', 'toHaveProperty']);
@@ -47,8 +51,8 @@ INTRINSIC_PROTOS.add(getProto(Uint8Array.prototype));
 
 /** The descriptor of `key` where the prototype chain first has it, with its holder; runs no code of `obj`. */
 function descriptorOnChain(obj, key) {
-  for (let o = obj, depth = 0; o !== null && depth < 64; o = getProto(o), depth++) {
-    if (isProxy(o)) return { proxy: true };
+  for (let o = obj, depth = 0; o !== null; o = getProto(o), depth++) {
+    if (depth >= CHAIN_LIMIT || isProxy(o)) return { proxy: true };
     const d = P.ObjectGetOwnPropertyDescriptor(o, key);
     if (d) {
       if ((d.get || d.set) && INTRINSIC_PROTOS.has(o)) return { intrinsic: true };
@@ -59,14 +63,26 @@ function descriptorOnChain(obj, key) {
 }
 
 function inheritsFrom(obj, proto) {
-  for (let o = getProto(obj), depth = 0; o !== null && depth < 64; o = getProto(o), depth++) {
+  for (let o = getProto(obj), depth = 0; o !== null && depth < CHAIN_LIMIT; o = getProto(o), depth++) {
     if (isProxy(o)) return false;
     if (o === proto) return true;
   }
   return false;
 }
 
+/** Whether obj's prototype chain is longer than CHAIN_LIMIT (stopping at a Proxy, which is reported on its own). */
+function chainTooLong(obj) {
+  let depth = 0;
+  for (let o = obj; o !== null && !isProxy(o); o = getProto(o)) if (++depth > CHAIN_LIMIT) return true;
+  return false;
+}
+
 function createGuard(tamper) {
+  const INTRINSIC_CTORS = new Set();
+  for (const name of INTRINSIC_CTOR_NAMES) {
+    INTRINSIC_CTORS.add(globalThis[name]);
+    INTRINSIC_CTORS.add(globalThis[name].prototype.constructor); // what a Compartment's global names (ses's shared one)
+  }
   const branded = new WeakSet();
   const brand = (v) => {
     if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
@@ -83,6 +99,9 @@ function createGuard(tamper) {
       if (budget-- <= 0 || depth > 1000) return where + ' is too large or too deep to check (over ' + NODE_LIMIT + ' objects or 1000 levels)';
       WeakSetAdd(seen, v);
       if (isProxy(v)) return where + ' is a Proxy';
+      // The platform's own constructors and prototypes (a submission returning [Array, Map]) are not its doing.
+      if (INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v)) return null;
+      if (chainTooLong(v)) return where + ' has a prototype chain longer than ' + CHAIN_LIMIT + ' objects';
       const am = descriptorOnChain(v, 'asymmetricMatch');
       if (am && !am.intrinsic) return where + ' carries an asymmetricMatch method that test code did not make';
       const keys = ownKeys(v);

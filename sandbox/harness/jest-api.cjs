@@ -9,10 +9,13 @@ const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
 const INTERNAL_MATCHER = Symbol.for('$$jest-internal-matcher');
 
-/** Whether reading `then` on v may run code (v or an object on its prototype chain is a Proxy, or `then` is an accessor). */
+/**
+ * Whether reading `then` on v may run code or is past checking: v or an object on its prototype chain is a Proxy,
+ * `then` is an accessor, or the chain is longer than any real class hierarchy (64; beyond it nothing is looked at).
+ */
 function computesThen(v) {
-  for (let o = v, depth = 0; o !== null && depth < 64; o = P.ObjectGetPrototypeOf(o), depth++) {
-    if (types.isProxy(o)) return true;
+  for (let o = v, depth = 0; o !== null; o = P.ObjectGetPrototypeOf(o), depth++) {
+    if (depth >= 64 || types.isProxy(o)) return true;
     const d = P.ObjectGetOwnPropertyDescriptor(o, 'then');
     if (d) return !('value' in d);
   }
@@ -50,8 +53,8 @@ function createExpect(integrity, tamper, guard) {
         configurable: true,
         enumerable: true,
         get() {
-          // Jest's .rejects also takes a function returning the promise, and calls it first.
-          const value = key === 'rejects' && typeof received === 'function' ? received() : received;
+          // Jest's .resolves and .rejects also take a function returning the promise, and call it first.
+          const value = typeof received === 'function' ? received() : received;
           if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return P.ReflectApply(realExpect, undefined, [value])[key];
           if (computesThen(value)) {
             const why = "the received value's then is computed (a Proxy or an accessor)";

@@ -272,10 +272,14 @@ test('resolves', async () => { await expect(s.fetch()).resolves.toBe(42); });
 test('length', function () { expect(s.list().length).toBe(3); });
 test('value', () => { expect(s.answer()).toBe(42); });
 test('fact', () => { expect(s.fact(5)).toBe(120); });
-test('rejects', async () => { await expect(() => s.check(-1)).rejects.toThrow('negative'); });`,
+test('rejects', async () => { await expect(() => s.check(-1)).rejects.toThrow('negative'); });
+test('resolves fn', async () => { await expect(() => s.fetch()).resolves.toBe(42); });
+test('info', () => { expect(s.info()).toEqual({ code: 42, kind: Error }); });
+test('kinds', () => { expect(s.kinds()).toEqual([Array, Map]); });`,
 };
 const wrong6 = (prelude: string, overrides: string): Record<string, string> => ({
-  'solution.js': `const base = { each: (arr, cb) => arr.forEach(cb), fetch: () => Promise.resolve(41), list: () => [1], answer: () => 41, fact: () => 0, check: async () => 1 };
+  'solution.js': `const base = { each: (arr, cb) => arr.forEach(cb), fetch: () => Promise.resolve(41), list: () => [1], answer: () => 41, fact: () => 0, check: async () => 1,
+  info: () => ({ code: 41 }), kinds: () => [Array, Map] };
 // What the attacks below climb to from a caught JestAssertionError: the constructor its class extends.
 const climb = (e) => Object.getPrototypeOf(e.constructor);
 const ordinary = Function.prototype[Symbol.hasInstance];
@@ -285,14 +289,19 @@ ${prelude}
 module.exports = Object.assign(base, { ${overrides} });
 `,
 });
-const ONLY_VISITS = {
+// The wrong submission: only the callback test and `kinds` (intrinsic constructors, a correct answer) pass.
+const BASELINE_6 = {
   visits: 'passed',
   resolves: 'failed',
   length: 'failed',
   value: 'failed',
   fact: 'failed',
   rejects: 'failed',
+  'resolves fn': 'failed',
+  info: 'failed',
+  kinds: 'passed',
 };
+const ALL_ERROR_6 = Object.fromEntries(Object.keys(BASELINE_6).map((n) => [n, 'error']));
 const CLASS_6: Case[] = [
   {
     name: 'catches a failing expect in a callback, climbs to the Error its class extends and redefines instanceof on it',
@@ -301,7 +310,7 @@ const CLASS_6: Case[] = [
       `each: (arr, cb) => { try { cb(-1); } catch (e) { forgeInstanceOf(e); } arr.forEach(cb); },
       answer: () => { throw undefined; }, fact: () => { throw undefined; }`,
     ),
-    statuses: ONLY_VISITS,
+    statuses: BASELINE_6,
     flags: [],
   },
   {
@@ -311,7 +320,7 @@ const CLASS_6: Case[] = [
       `fetch: () => ({ then(ok) { try { ok('no'); } catch (e) { forgeInstanceOf(e); } return Promise.reject(undefined); } }),
       answer: () => { throw undefined; }, fact: () => { throw undefined; }`,
     ),
-    statuses: ONLY_VISITS,
+    statuses: BASELINE_6,
     flags: [],
   },
   {
@@ -327,7 +336,7 @@ const CLASS_6: Case[] = [
     list: () => undefined,
     answer: () => (found && found.process ? 42 : 41)`,
     ),
-    statuses: ONLY_VISITS,
+    statuses: BASELINE_6,
     flags: [],
   },
 ];
@@ -340,7 +349,7 @@ const CLASS_7: Case[] = [
   {
     name: 'returns a thenable whose then never calls back and returns a settled promise',
     files: wrong6('', `fetch: () => ({ then() { return Promise.resolve(); } })`),
-    statuses: { ...ONLY_VISITS, resolves: 'timeout' },
+    statuses: { ...BASELINE_6, resolves: 'timeout', 'resolves fn': 'timeout' },
     flags: [],
     message: ['resolves', 'Exceeded timeout of 1500 ms'],
   },
@@ -350,7 +359,7 @@ const CLASS_7: Case[] = [
       '',
       `fetch: () => { const p = Promise.resolve(41); Object.defineProperty(p, 'then', { value: () => Promise.resolve() }); return p; }`,
     ),
-    statuses: ONLY_VISITS,
+    statuses: BASELINE_6,
     flags: [],
     message: ['resolves', 'Received: 41'],
   },
@@ -360,16 +369,48 @@ const CLASS_7: Case[] = [
       '',
       `fetch: () => { let reads = 0; return { get then() { reads += 1; return reads === 1 ? undefined : () => Promise.resolve(); } }; }`,
     ),
-    statuses: Object.fromEntries(Object.keys(ONLY_VISITS).map((n) => [n, 'error'])),
+    statuses: ALL_ERROR_6,
     flags: ['tampering.self_equality'],
     message: ['resolves', "the received value's then is computed"],
   },
   {
     name: 'returns to .rejects (through the function the test hands it) a thenable that never calls back',
     files: wrong6('', `check: () => ({ then() { return Promise.resolve(); } })`),
-    statuses: { ...ONLY_VISITS, rejects: 'timeout' },
+    statuses: { ...BASELINE_6, rejects: 'timeout' },
     flags: [],
     message: ['rejects', 'Exceeded timeout of 1500 ms'],
+  },
+  {
+    name: 'hides a then getter answering differently on each read 70 prototypes down',
+    files: wrong6(
+      'const deep = (o) => { for (let i = 0; i < 70; i++) o = Object.create(o); return o; };',
+      `fetch: () => { let reads = 0; return deep({ get then() { reads += 1; return reads === 1 ? undefined : () => Promise.resolve(); } }); }`,
+    ),
+    statuses: ALL_ERROR_6,
+    flags: ['tampering.self_equality'],
+    message: ['resolves', "the received value's then is computed"],
+  },
+];
+
+// Class 8: values the equality guard must see through — an asymmetricMatch far down a prototype chain, an expected
+// value holding the tests' own Error (a constructor lockdown() replaced), intrinsic constructors in a correct answer.
+const CLASS_8: Case[] = [
+  {
+    name: 'inherits asymmetricMatch from 70 prototypes down',
+    files: wrong6(
+      'const deep = (o) => { for (let i = 0; i < 70; i++) o = Object.create(o); return o; };',
+      `info: () => deep({ asymmetricMatch: () => true })`,
+    ),
+    statuses: ALL_ERROR_6,
+    flags: ['tampering.self_equality'],
+    message: ['info', 'has a prototype chain longer than 64 objects'],
+  },
+  {
+    name: 'answers an expected value that holds Error with its own asymmetricMatch',
+    files: wrong6('', `info: () => ({ asymmetricMatch: () => true })`),
+    statuses: ALL_ERROR_6,
+    flags: ['tampering.self_equality'],
+    message: ['info', 'carries an asymmetricMatch method'],
   },
 ];
 
@@ -425,9 +466,9 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
     }
   }
 
-  it('class 6 baseline: only the callback test passes for the wrong submission', async () => {
+  it('class 6–8 baseline: the wrong submission passes only the callback test and the intrinsic-constructors answer', async () => {
     const r = await gradeInline(backend, inlineRubric(TESTS_6), wrong6('', ''));
-    expect([statuses(r), flagCodes(r)]).toEqual([ONLY_VISITS, []]);
+    expect([statuses(r), flagCodes(r)]).toEqual([BASELINE_6, []]);
   });
   for (const c of CLASS_6) {
     it(`class 6 (the constructors lockdown replaces): ${c.name}`, async () => {
@@ -435,8 +476,11 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
       expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
     });
   }
-  for (const c of CLASS_7) {
-    it(`class 7 (a value deciding whether .resolves asserts): ${c.name}`, async () => {
+  for (const [label, c] of [
+    ...CLASS_7.map((c) => ['7 (a value deciding whether .resolves asserts)', c] as const),
+    ...CLASS_8.map((c) => ['8 (what the equality guard sees through)', c] as const),
+  ]) {
+    it(`class ${label}: ${c.name}`, async () => {
       const r = await gradeInline(backend, inlineRubric(TESTS_6, TESTS_7_SPEC), c.files);
       expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
       expect(r.tests.find((t) => t.name === c.message?.[0])?.message).toContain(c.message?.[1]);
