@@ -63,10 +63,15 @@ function createExpect(integrity, tamper, guard) {
           }
           const then = value.then;
           if (typeof then !== 'function') return P.ReflectApply(realExpect, undefined, [value])[key];
-          const settled = new P.OrigPromise((resolve, reject) => {
-            if (types.isPromise(value)) P.PromiseThen(value, resolve, reject);
-            else P.ReflectApply(then, value, [resolve, reject]);
+          let resolve;
+          let reject;
+          const settled = new P.OrigPromise((ok, fail) => {
+            resolve = ok;
+            reject = fail;
           });
+          // Outside the executor: a `then` that throws fails the assertion at once, as in Jest, not as a rejection.
+          if (types.isPromise(value)) P.PromiseThen(value, resolve, reject);
+          else P.ReflectApply(then, value, [resolve, reject]);
           return P.ReflectApply(realExpect, undefined, [settled])[key];
         },
       });

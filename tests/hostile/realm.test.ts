@@ -381,6 +381,13 @@ const CLASS_7: Case[] = [
     message: ['rejects', 'Exceeded timeout of 1500 ms'],
   },
   {
+    name: 'returns to .rejects a thenable whose then throws the expected error synchronously (Jest fails the matcher)',
+    files: wrong6('', `check: () => ({ then() { throw new RangeError('negative'); } })`),
+    statuses: BASELINE_6,
+    flags: [],
+    message: ['rejects', 'RangeError: negative'],
+  },
+  {
     name: 'hides a then getter answering differently on each read 70 prototypes down',
     files: wrong6(
       'const deep = (o) => { for (let i = 0; i < 70; i++) o = Object.create(o); return o; };',
