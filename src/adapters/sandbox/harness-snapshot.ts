@@ -9,14 +9,15 @@ import { JOB_ENV } from './types.js';
 
 /**
  * The sandbox path of a V8 start-up snapshot of the harness for exactly these node flags, or null if one cannot be
- * made here (jobs then start from boot.cjs and its code cache). A job started from it has the harness bundle and
- * Jest's packages loaded and compiled before its first instruction: a `say` job costs ≈ 10 ms less CPU than from
- * boot.cjs with a code cache (bench/README.md). What a snapshot may hold, and what stays per job (ses and
- * lockdown(), the payload, the environment), is in sandbox/harness/snapshot.cjs.
+ * made here (jobs then start from boot.cjs and its code cache). A job started from it has the harness's own modules
+ * loaded and the whole bundle (Jest's packages included) compiled before its first instruction: a leap job costs
+ * ≈ 5–13 ms less CPU than from boot.cjs with a code cache (bench/README.md). What a snapshot may hold, and what stays
+ * per job (ses, lockdown(), Jest's module bodies, the payload, the environment), is in sandbox/harness/snapshot.cjs.
  *
  * Made once per root file system and flags (≈ 0.4 s of CPU) by `node --build-snapshot` on the host, with a job's
  * environment, then checked by running the warm-up job from it; a blob that fails the check is never used. The
- * blob names the node binary it was made by (the root file system's hash covers the binary and the harness).
+ * root file system's name covers the node binary's path and version and the harness; node itself refuses a blob
+ * made by another build or under other flags.
  */
 export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]): Promise<string | null> {
   const name = `snapshot-${sha256(nodeArgs.join('\0')).slice(0, 16)}.blob`;
@@ -33,9 +34,9 @@ export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]):
 }
 
 /**
- * A kept blob is checked before use (≈ 30 ms of CPU, once per run and flags): node refuses, and every job would
- * die at start-up with, a blob made by another build of node or under other flags (a cache directory shared
- * between machines, a node rebuilt at the same version and path). Resolves once the harness in it has said hello.
+ * A kept blob is checked before use (≈ 30 ms of CPU, once per run and flags): one made by another build of node (a
+ * cache directory shared between machines, a node rebuilt at the same version and path) is refused by node, and
+ * every job started from it would die at start-up. Resolves once the harness in it has said hello.
  */
 function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
