@@ -97,7 +97,8 @@ async function placeOrMake(dest: string, kept: string, make: (tmp: string) => Pr
 
 /**
  * The sandbox path of a V8 code cache for the harness under exactly these node flags (jobs that start from
- * boot.cjs: Docker's, and any when no start-up snapshot could be made). Saves the harness's parse and compile in
+ * boot.cjs on a process backend: the unsafe backend's, and any when no start-up snapshot could be made; Docker's
+ * image has none). Saves the harness's parse and compile in
  * every job; null (no cache) if anything goes wrong. Made by a warm-up run (~0.15 s of CPU); V8 itself rejects a
  * cache made by another V8 or for other flags.
  */
