@@ -49,7 +49,11 @@ for (const C of [Object, Function, Array, Map, Set, WeakMap, WeakSet, Date, RegE
   Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError, AggregateError, ArrayBuffer, DataView]) INTRINSIC_PROTOS.add(C.prototype);
 INTRINSIC_PROTOS.add(getProto(Uint8Array.prototype));
 
-/** The descriptor of `key` where the prototype chain first has it, with its holder; runs no code of `obj`. */
+/**
+ * The descriptor of `key` where the prototype chain first has it; runs no code of `obj`. `{ proxy: true }` when the
+ * chain holds a Proxy or is longer than CHAIN_LIMIT before `key` is found; `{ intrinsic: true }` for the platform's
+ * own accessor (override taming's) on an intrinsic prototype.
+ */
 function descriptorOnChain(obj, key) {
   for (let o = obj, depth = 0; o !== null; o = getProto(o), depth++) {
     if (depth >= CHAIN_LIMIT || isProxy(o)) return { proxy: true };
@@ -246,4 +250,4 @@ function createGuard(tamper) {
   return { brand, wrapMatchers, selfDecided };
 }
 
-module.exports = { createGuard };
+module.exports = { createGuard, descriptorOnChain };

@@ -4,23 +4,11 @@
 // student code, so the matcher registry is snapshotted untouched.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
+const { descriptorOnChain } = require('./guard.cjs');
 
 const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 'objectContaining', 'stringContaining', 'stringMatching'];
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
 const INTERNAL_MATCHER = Symbol.for('$$jest-internal-matcher');
-
-/**
- * Whether reading `then` on v may run code or is past checking: v or an object on its prototype chain is a Proxy,
- * `then` is an accessor, or the chain is longer than any real class hierarchy (64; beyond it nothing is looked at).
- */
-function computesThen(v) {
-  for (let o = v, depth = 0; o !== null; o = P.ObjectGetPrototypeOf(o), depth++) {
-    if (depth >= 64 || types.isProxy(o)) return true;
-    const d = P.ObjectGetOwnPropertyDescriptor(o, 'then');
-    if (d) return !('value' in d);
-  }
-  return false;
-}
 
 function createExpect(integrity, tamper, guard) {
   const { expect: realExpect } = require('expect');
@@ -56,7 +44,9 @@ function createExpect(integrity, tamper, guard) {
           // Jest's .resolves and .rejects also take a function returning the promise, and call it first.
           const value = typeof received === 'function' ? received() : received;
           if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return P.ReflectApply(realExpect, undefined, [value])[key];
-          if (computesThen(value)) {
+          // Reading `then` may run code or is past checking: a Proxy or an accessor on the chain, or a chain too long.
+          const thenD = descriptorOnChain(value, 'then');
+          if (thenD && (thenD.proxy || (!thenD.intrinsic && !('value' in thenD)))) {
             const why = "the received value's then is computed (a Proxy or an accessor)";
             tamper('tampering.self_equality', '.' + key + ': ' + why);
             throw new P.Error('evigrade: .' + key + ' cannot decide: ' + why + '. The submission would decide whether the assertion runs, so this assertion fails.');

@@ -12,7 +12,6 @@ module.exports = Object.freeze({
   ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
   ObjectGetOwnPropertySymbols: Object.getOwnPropertySymbols,
-  ObjectGetPrototypeOf: Object.getPrototypeOf,
   ObjectIs: Object.is,
   ReflectApply: Reflect.apply,
   JSONStringify: JSON.stringify,
