@@ -112,6 +112,41 @@ export function codeCacheFor(rootfs: string, nodeArgs: readonly string[]): Promi
   );
 }
 
+/** What a host node run left: its exit code, what it wrote on fd 3 (the harness's frames) and its stderr's end. */
+export interface HostRun {
+  readonly code: number | null;
+  readonly frames: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the grader's own node on the host with `argv` and a job's environment plus `env`, `input` on its stdin, and
+ * waits for it to exit (killed after `timeoutMs`). Only for our own code: warm-ups, snapshot builds and checks.
+ */
+export function runHostNode(
+  argv: readonly string[],
+  opts: { env?: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<HostRun> {
+  return new Promise<HostRun>((resolve, reject) => {
+    const child = spawn(process.execPath, [...argv], {
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+      env: { ...JOB_ENV, ...opts.env },
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    });
+    let frames = '';
+    let stderr = '';
+    (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => (frames += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.stdin?.end(opts.input ?? '');
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, frames, stderr });
+    });
+  });
+}
+
 /**
  * Runs the warm-up job, made only of our own code, on the host with `argv` (node flags, then what to start) and a
  * job's environment plus `env`; resolves once it has exited 0 after its `done` frame.
@@ -121,19 +156,8 @@ export async function runWarmUp(argv: readonly string[], env: Record<string, str
   try {
     await writeFile(join(dir, 'solution.js'), WARMUP['solution.js']);
     const payload = { key: randomBytes(32).toString('hex'), mode: 'run', root: dir, entry: './solution', tests: WARMUP.tests, only: null, stubNames: ['add'], testTimeoutMs: 5000, outputBytes: 65536, builtins: [] };
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [...argv], { stdio: ['pipe', 'ignore', 'ignore', 'pipe'], env: { ...JOB_ENV, ...env } });
-      let frames = '';
-      (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => (frames += d.toString()));
-      child.stdin?.end(JSON.stringify(payload));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        if (code === 0 && frames.includes('"type":"done"')) resolve();
-        else reject(new Error(`warm-up exited ${code}`));
-      });
-    });
+    const run = await runHostNode(argv, { env, input: JSON.stringify(payload) });
+    if (run.code !== 0 || !run.frames.includes('"type":"done"')) throw new Error(`warm-up exited ${run.code}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

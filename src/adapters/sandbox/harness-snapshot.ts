@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../util/hash.js';
-import { placeMade, runWarmUp } from './code-cache.js';
+import { placeMade, runHostNode, runWarmUp } from './code-cache.js';
 import { SANDBOX_HARNESS_DIR } from './rootfs.js';
-import { JOB_ENV } from './types.js';
 
 /**
  * The sandbox path of a V8 start-up snapshot of the harness for exactly these node flags, or null if one cannot be
@@ -38,20 +36,10 @@ export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]):
  * cache directory shared between machines, a node rebuilt at the same version and path) is refused by node, and
  * every job started from it would die at start-up. Resolves once the harness in it has said hello.
  */
-function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--snapshot-blob', blob], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], env: { ...JOB_ENV } });
-    let frames = '';
-    (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => (frames += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('error', reject);
-    // With no payload the harness stops right after its hello frame.
-    child.on('close', () => {
-      clearTimeout(timer);
-      if (frames.startsWith('{"seq":0,"type":"hello"')) resolve();
-      else reject(new Error('the kept snapshot does not start'));
-    });
-  });
+async function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
+  // With no payload the harness stops right after its hello frame.
+  const run = await runHostNode([...nodeArgs, '--snapshot-blob', blob]);
+  if (!run.frames.startsWith('{"seq":0,"type":"hello"')) throw new Error(`the kept snapshot does not start: ${run.stderr}`);
 }
 
 /**
@@ -63,23 +51,10 @@ async function buildBlob(rootfs: string, nodeArgs: readonly string[], out: strin
   const dir = await mkdtemp(join(tmpdir(), 'evigrade-snapshot-'));
   try {
     for (const f of ['snapshot.cjs', 'harness.cjs']) await copyFile(join(rootfs, SANDBOX_HARNESS_DIR, f), join(dir, f));
-    await new Promise<void>((resolve, reject) => {
-      // The builder's one argument: the harness directory as jobs see it (the paths stack traces and hooks.mjs name).
-      const child = spawn(process.execPath, [...nodeArgs, '--snapshot-blob', 'harness.blob', '--build-snapshot', 'snapshot.cjs', SANDBOX_HARNESS_DIR], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...JOB_ENV },
-        cwd: dir,
-      });
-      let err = '';
-      child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        if (code === 0) resolve();
-        else reject(new Error(`snapshot build exited ${code}: ${err}`));
-      });
-    });
+    // The builder's one argument: the harness directory as jobs see it (the paths stack traces and hooks.mjs name).
+    const argv = [...nodeArgs, '--snapshot-blob', 'harness.blob', '--build-snapshot', 'snapshot.cjs', SANDBOX_HARNESS_DIR];
+    const run = await runHostNode(argv, { cwd: dir, timeoutMs: 30_000 });
+    if (run.code !== 0) throw new Error(`snapshot build exited ${run.code}: ${run.stderr}`);
     await copyFile(join(dir, 'harness.blob'), out);
   } finally {
     await rm(dir, { recursive: true, force: true });
