@@ -11,13 +11,13 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, summary, table } from './cpu.mjs';
+import { jestArgs } from './jest-peer.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_BIN measures another build (an older checkout's bin/evigrade.js) with the same floor and peer.
 const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'evigrade.js');
 const SAY = join(ROOT, 'tests', 'agreement', 'say');
 const require = createRequire(join(ROOT, 'package.json'));
-const JEST = join(dirname(require.resolve('jest/package.json')), 'bin', 'jest.js');
 const N = Number(process.env.BENCH_CLASS ?? 24);
 const BIG = Number(process.env.BENCH_BIG ?? 240);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -106,18 +106,10 @@ function makeJest(name, solutionText) {
   );
   writeFileSync(join(dir, 'say.js'), solutionText);
   writeFileSync(join(dir, 'say.spec.js'), spec);
-  return [
-    JEST,
-    '--ci',
-    '--silent',
-    '--watchman=false',
-    `--cacheDirectory=${join(work, 'jest-cache')}`,
-    '--rootDir',
-    dir,
-  ];
+  return jestArgs(dir, join(work, 'jest-cache'));
 }
 const floorArgs = makeFloor('reference', solution);
-const jestArgs = makeJest('reference', solution);
+const referenceJest = makeJest('reference', solution);
 
 // A mixed class, closer to a real one than 24 copies of the reference: every recorded `say` submission of the
 // Jest-agreement corpus in turn (the reference; three that fail some tests, one of them CommonJS). Its floor and
@@ -151,8 +143,8 @@ try {
   const floorAsIs = machineEnv.length
     ? medianOf(RUNS, () => cpuOf(process.execPath, floorArgs, { machineEnv: true }))
     : null;
-  cpuOf(process.execPath, jestArgs); // warm Jest's transform cache, as a real grader has it
-  const jest = medianOf(RUNS, () => cpuOf(process.execPath, jestArgs));
+  cpuOf(process.execPath, referenceJest); // warm Jest's transform cache, as a real grader has it
+  const jest = medianOf(RUNS, () => cpuOf(process.execPath, referenceJest));
 
   const small = classOf(N);
   rmSync(cacheDir, { recursive: true, force: true });
@@ -171,7 +163,7 @@ try {
   );
   const mixedJest = meanOf(
     SOLUTIONS.map(([name, text]) => {
-      const args = name === 'reference' ? jestArgs : makeJest(name, text);
+      const args = name === 'reference' ? referenceJest : makeJest(name, text);
       cpuOf(process.execPath, args, { allowFail: true }); // its transform cache warm
       return medianOf(RUNS, () => cpuOf(process.execPath, args, { allowFail: true }));
     }),
@@ -188,88 +180,39 @@ try {
   const ms = (x) => `${x.toFixed(0)} ms`;
   const per = (m, n) => ms(m.cpu / n);
   const x = (a, b) => `${(a / b).toFixed(2)}×`;
+  // One row: CPU and wall per submission of `m` over `n` submissions, beside the floor and the peer it is read against.
+  const row = (label, m, n = 1, [f, j] = [floor, jest]) => [
+    label,
+    ms(m.cpu / n),
+    ms(m.wall / n),
+    x(m.cpu / n, f.cpu),
+    x(m.cpu / n, j.cpu),
+  ];
+  const mixedBase = [mixedFloor, mixedJest];
   const rows = [
-    [
-      'floor: `node` + `expect` + solution, 13 tests, unsandboxed',
-      ms(floor.cpu),
-      ms(floor.wall),
-      '1.00×',
-      x(floor.cpu, jest.cpu),
-    ],
+    row('floor: `node` + `expect` + solution, 13 tests, unsandboxed', floor),
     ...(floorAsIs
-      ? [
-          [
-            `floor with this machine's ${machineEnv.join(', ')} (every other row runs without)`,
-            ms(floorAsIs.cpu),
-            ms(floorAsIs.wall),
-            x(floorAsIs.cpu, floor.cpu),
-            x(floorAsIs.cpu, jest.cpu),
-          ],
-        ]
+      ? [row(`floor with this machine's ${machineEnv.join(', ')} (every other row runs without)`, floorAsIs)]
       : []),
-    [
-      'peer: one `jest` 29 process per submission (warm cache)',
-      ms(jest.cpu),
-      ms(jest.wall),
-      x(jest.cpu, floor.cpu),
-      '1.00×',
-    ],
-    [
-      `evigrade grade, class of ${N}, whole command (warm caches), per submission`,
-      per(classWarm, N),
-      ms(classWarm.wall / N),
-      x(classWarm.cpu / N, floor.cpu),
-      x(classWarm.cpu / N, jest.cpu),
-    ],
-    [
-      `evigrade grade, class of ${N}, first run of the rubric (cold caches), per submission`,
-      per(classCold, N),
-      ms(classCold.wall / N),
-      x(classCold.cpu / N, floor.cpu),
-      x(classCold.cpu / N, jest.cpu),
-    ],
-    [
-      `evigrade grade, class of ${BIG}, whole command, per submission`,
-      per(bigRun, BIG),
-      ms(bigRun.wall / BIG),
-      x(bigRun.cpu / BIG, floor.cpu),
-      x(bigRun.cpu / BIG, jest.cpu),
-    ],
-    [
-      `evigrade marginal submission ((T(${BIG}) − T(${N})) / ${BIG - N})`,
-      ms(marginal.cpu),
-      ms(marginal.wall),
-      x(marginal.cpu, floor.cpu),
-      x(marginal.cpu, jest.cpu),
-    ],
-    [
-      `mixed class: floor, each of the ${SOLUTIONS.length} recorded \`say\` submissions (${SOLUTIONS.map((x) => x[0]).join(', ')}), averaged`,
-      ms(mixedFloor.cpu),
-      ms(mixedFloor.wall),
-      '1.00×',
-      x(mixedFloor.cpu, mixedJest.cpu),
-    ],
-    [
-      'mixed class: peer, one `jest` per submission, averaged',
-      ms(mixedJest.cpu),
-      ms(mixedJest.wall),
-      x(mixedJest.cpu, mixedFloor.cpu),
-      '1.00×',
-    ],
-    [
+    row('peer: one `jest` 29 process per submission (warm cache)', jest),
+    row(`evigrade grade, class of ${N}, whole command (warm caches), per submission`, classWarm, N),
+    row(`evigrade grade, class of ${N}, first run of the rubric (cold caches), per submission`, classCold, N),
+    row(`evigrade grade, class of ${BIG}, whole command, per submission`, bigRun, BIG),
+    row(`evigrade marginal submission ((T(${BIG}) − T(${N})) / ${BIG - N})`, marginal),
+    row(
+      `mixed class: floor, each of the ${SOLUTIONS.length} recorded \`say\` submissions (${SOLUTIONS.map((s) => s[0]).join(', ')}), averaged`,
+      mixedFloor,
+      1,
+      mixedBase,
+    ),
+    row('mixed class: peer, one `jest` per submission, averaged', mixedJest, 1, mixedBase),
+    row(
       `mixed class of ${N} (those submissions in turn), whole command (warm caches), per submission`,
-      per(mixedWarm, N),
-      ms(mixedWarm.wall / N),
-      x(mixedWarm.cpu / N, mixedFloor.cpu),
-      x(mixedWarm.cpu / N, mixedJest.cpu),
-    ],
-    [
-      `evigrade, class of 900, per submission: extrapolated (T(${N}) + ${900 - N} × marginal), not run`,
-      ms(at900.cpu),
-      ms(at900.wall),
-      x(at900.cpu, floor.cpu),
-      x(at900.cpu, jest.cpu),
-    ],
+      mixedWarm,
+      N,
+      mixedBase,
+    ),
+    row(`evigrade, class of 900, per submission: extrapolated (T(${N}) + ${900 - N} × marginal), not run`, at900),
   ];
   console.log(
     `Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; floor and peer: median of ${RUNS})\n`,

@@ -8,15 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { childCpu } from './cpu.mjs';
+import { jestArgs } from './jest-peer.mjs';
 import { CASES, CJS_SOLUTION as SOLUTION, JEST_TEST } from './leap-fixture.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 // Jest is the peer, a devDependency (29, as exercism's JavaScript track uses): nothing is installed at bench time.
-const JEST = join(dirname(createRequire(join(ROOT, 'package.json')).resolve('jest/package.json')), 'bin', 'jest.js');
 const N = Number(process.env.BENCH_N ?? 20);
 const SANDBOX = process.env.BENCH_SANDBOX ?? 'auto';
 
@@ -109,17 +108,9 @@ try {
     writeFileSync(join(d, 'package.json'), '{"name":"s","private":true}');
     return d;
   });
-  const jestArgs = (d) => [
-    JEST,
-    '--ci',
-    '--silent',
-    '--watchman=false',
-    `--cacheDirectory=${join(work, 'jest-cache')}`,
-    '--rootDir',
-    d,
-  ];
-  run(process.execPath, jestArgs(jestDirs[0])); // warm Jest's transform cache, as a real grader would have it
-  const peer = perRun(N, (i) => run(process.execPath, jestArgs(jestDirs[i])));
+  const peerArgs = (d) => jestArgs(d, join(work, 'jest-cache'));
+  run(process.execPath, peerArgs(jestDirs[0])); // warm Jest's transform cache, as a real grader would have it
+  const peer = perRun(N, (i) => run(process.execPath, peerArgs(jestDirs[i])));
 
   const nodeTest1 = marginal(work, 'node', 1);
   const jestStyle1 = marginal(work, 'jest', 1);
