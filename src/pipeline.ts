@@ -21,6 +21,7 @@ import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from
 import { assembleReport, testName, toTestResults } from './stages/report.js';
 import { interpretRun, type ExpectedTest } from './stages/test-run.js';
 import { importedNames } from './stages/imports.js';
+import { jobTest } from './stages/test-rewrite.js';
 import { isTsFile, jsName, transpileForJob } from './stages/typescript.js';
 
 /** What the deterministic part needs: it runs where the queue runs it (this process, or a worker). */
@@ -41,7 +42,7 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
     mode,
     root: SANDBOX_ROOT,
     entry: mode === 'run' && !python ? jsName(rubric.spec.entry) : null,
-    tests: rubric.tests.map((t) => ({ name: t.jobName, source: t.jobSource })),
+    tests: rubric.tests.map((t) => jobTest(t, !python)),
     only,
     stubNames: python ? [] : importedNames(rubric.tests.map((t) => t.jobSource)),
     testTimeoutMs: rubric.spec.limits.test_timeout_ms,

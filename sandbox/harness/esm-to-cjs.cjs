@@ -169,4 +169,30 @@ function rewriteScriptImports(source) {
 /** Throws unless `source` parses as an ES module. */
 const acornParse = (source) => acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
 
-module.exports = { esmToCjs, rewriteScriptImports, acornParse };
+const ESM_SYNTAX = /^\s*(import\s*[\w*{'"$]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
+
+/** A hidden test file's module kind: by its extension, else by its first import/export statement (comments aside). */
+function testFormatOf(name, source) {
+  if (name.endsWith('.mjs')) return 'module';
+  if (name.endsWith('.cjs')) return 'commonjs';
+  return ESM_SYNTAX.test(source.replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')) ? 'module' : 'commonjs';
+}
+
+/**
+ * A hidden ES-module test file rewritten to the CommonJS body a job runs ({ code, imports }), or null when it is
+ * CommonJS already or stays an ES module for Node's loader (a `.mjs` name, a syntax error, top-level await). Pure:
+ * the grader computes it once per rubric and hands it to every job in the payload (a job spares acorn's parse of
+ * the tests, ≈ 2 ms); a job handed none computes it itself.
+ */
+function testAsCommonJs(name, source) {
+  if (name.endsWith('.mjs') || testFormatOf(name, source) !== 'module') return null;
+  let esm;
+  try {
+    esm = esmToCjs(source);
+  } catch {
+    return null;
+  }
+  return esm.async ? null : { code: esm.code, imports: esm.imports };
+}
+
+module.exports = { esmToCjs, rewriteScriptImports, acornParse, testFormatOf, testAsCommonJs };

@@ -11,18 +11,11 @@
 const P = require('./primordials.cjs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { esmToCjs } = require('./esm-to-cjs.cjs');
+const { testAsCommonJs, testFormatOf } = require('./esm-to-cjs.cjs');
 const { interopDefault, namespace, star } = require('./realm.cjs');
 
-const ESM_SYNTAX = /^\s*(import\s*[\w*{'"$]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 const BLOCKED = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
 const FRAMEWORK_CJS = new Set(['@jest/globals', 'vitest']);
-
-function formatOf(name, source) {
-  if (name.endsWith('.mjs')) return 'module';
-  if (name.endsWith('.cjs')) return 'commonjs';
-  return ESM_SYNTAX.test(source.replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')) ? 'module' : 'commonjs';
-}
 
 function stubProxy() {
   const h = { get: (t, k) => (k === 'then' || k === '__esModule' ? undefined : s), apply: () => undefined, construct: () => ({}) };
@@ -37,7 +30,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
   const rootUrl = pathToFileURL(root + '/').href;
   // Start-realm globals the rewritten ES-module tests read (the submission's realm has a global object of its own).
   P.ObjectDefineProperty(globalThis, ESM_HELPERS, { value: esmHelpers(nodeTestApi) });
-  const files = payload.tests.map((t) => asCommonJs({ ...t, abs: path.join(root, t.name), format: formatOf(t.name, t.source) }));
+  const files = payload.tests.map((t) => asCommonJs({ ...t, abs: path.join(root, t.name), format: testFormatOf(t.name, t.source) }));
   const virtual = {};
   for (const f of files) if (f.format === 'module') virtual[pathToFileURL(f.abs).href] = { source: f.source, format: 'module' };
   const byAbs = new Map(files.map((f) => [f.abs, f]));
@@ -131,17 +124,13 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
 
 /**
  * An ES-module test file as CommonJS (Babel's interop: `default` is `module.exports` unless `__esModule`), strict,
- * every line where it was. A syntax error or top-level await leaves it an ES module for Node's loader to report/run.
+ * every line where it was: the rewrite the grader sent (`cjs`, from the same esm-to-cjs.cjs) or made here. A syntax
+ * error or top-level await leaves it an ES module for Node's loader to report/run.
  */
 function asCommonJs(f) {
-  if (f.format !== 'module' || f.name.endsWith('.mjs')) return f;
-  let esm;
-  try {
-    esm = esmToCjs(f.source);
-  } catch {
-    return f;
-  }
-  if (esm.async) return f;
+  if (f.format !== 'module') return f;
+  const esm = f.cjs === undefined ? testAsCommonJs(f.name, f.source) : f.cjs;
+  if (!esm) return f;
   const head = '"use strict";const { d: __evigrade_default, n: __evigrade_namespace, s: __evigrade_star, i: __evigrade_importer, m: __evigrade_metaOf } = globalThis[Symbol.for("evigrade.esm-helpers")];' +
     'const __evigrade_import = __evigrade_importer(require), __evigrade_meta = __evigrade_metaOf(__filename);';
   return { ...f, source: head + esm.code, format: 'commonjs', imports: esm.imports };
@@ -181,4 +170,4 @@ function loadFailure(e) {
   return err;
 }
 
-module.exports = { createLoaders, formatOf };
+module.exports = { createLoaders };

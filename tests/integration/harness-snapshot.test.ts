@@ -14,7 +14,8 @@ import { nodeArgs, programOf } from '../../src/adapters/sandbox/process-runner.j
 import { bwrap } from '../../src/adapters/sandbox/bwrap.js';
 import { unsafe } from '../../src/adapters/sandbox/unsafe.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_ROOT } from '../../src/adapters/sandbox/rootfs.js';
-import type { Frame, SandboxJob } from '../../src/adapters/sandbox/types.js';
+import type { Frame, HarnessTest, SandboxJob } from '../../src/adapters/sandbox/types.js';
+import { jobTest } from '../../src/stages/test-rewrite.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 import { gradeInline, HARNESS_DIR, inlineRubric } from '../helpers.js';
 
@@ -62,7 +63,7 @@ describe('cjs', () => {
 ];
 
 /** The job's frames, run by bubblewrap exactly as its backend runs a job, with `program` as what it starts. */
-function framesOf(program: readonly string[]): Frame[] {
+function framesOf(program: readonly string[], tests: readonly HarnessTest[] = TESTS): Frame[] {
   const jobDir = mkdtempSync(join(work, 'job-'));
   mkdirSync(join(jobDir, SANDBOX_ROOT), { recursive: true });
   writeFileSync(join(jobDir, SANDBOX_ROOT, 'solution.js'), SOLUTION);
@@ -72,7 +73,7 @@ function framesOf(program: readonly string[]): Frame[] {
     mode: 'run',
     root: SANDBOX_ROOT,
     entry: './solution',
-    tests: TESTS,
+    tests,
     only: null,
     stubNames: ['add', 'wrong', 'boom'],
     testTimeoutMs: 5000,
@@ -143,6 +144,27 @@ describe('the harness start-up snapshot', () => {
       .map((f) => (f.data as { error: unknown }).error);
     expect(loadErrors).toEqual([null, null, null]);
     expect(JSON.stringify(fromSnapshot)).not.toContain(rootfs);
+  }, 120_000);
+
+  it('runs an ES-module test as the grader rewrote it (the job parses it only when handed no rewrite)', async () => {
+    const snap = (await harnessSnapshotFor(rootfs, args)) as string;
+    const program = ['/usr/bin/node', ...args, '--snapshot-blob', snap];
+    const source = `import { add } from './solution';\ntest('as written', () => { expect(add(1, 1)).toBe(2); });\n`;
+    const made = jobTest({ name: 'e.test.js', source, sha256: '', jobName: 'e.test.js', jobSource: source }, true);
+    expect(made.cjs?.imports).toEqual(['./solution']);
+    // The same test under another name, in the grader's rewrite: the job must run that one, not re-derive it.
+    const cjs = { code: (made.cjs?.code ?? '').replace("'as written'", "'as rewritten'"), imports: ['./solution'] };
+    const names = (fs: Frame[]): unknown[] =>
+      fs
+        .filter((f) => f.type === 'result')
+        .map((f) => [(f.data as { path: string[] }).path.join(' '), (f.data as { status: string }).status]);
+    expect(names(framesOf(program, [{ name: 'e.test.js', source, cjs }]))).toEqual([['as rewritten', 'passed']]);
+    expect(names(framesOf(program, [{ name: 'e.test.js', source }]))).toEqual([['as written', 'passed']]);
+    // null: the grader found no rewrite (top-level await), so Node's loader runs the file as written.
+    const tla = `import { add } from './solution';\nconst two = await Promise.resolve(2);\ntest('tla', () => { expect(add(1, 1)).toBe(two); });\n`;
+    const tlaTest = jobTest({ name: 't.test.js', source: tla, sha256: '', jobName: 't.test.js', jobSource: tla }, true);
+    expect(tlaTest.cjs).toBeNull();
+    expect(names(framesOf(program, [tlaTest]))).toEqual([['tla', 'passed']]);
   }, 120_000);
 
   it('checks a blob kept from an earlier run before using it, and makes a new one when it does not start', async () => {

@@ -5,11 +5,19 @@ import type { SubmissionFile } from '../../domain/submission.js';
 export type BackendId = 'bwrap' | 'unshare' | 'docker' | 'unsafe';
 
 /** What the in-sandbox harness receives on stdin (the channel key is added by the runner). */
+/** A hidden test file as a job receives it. */
+export interface HarnessTest {
+  readonly name: string;
+  readonly source: string;
+  /** JavaScript: its CommonJS rewrite, made once per rubric (stages/test-rewrite.ts); null if it has none. */
+  readonly cjs?: { readonly code: string; readonly imports: readonly string[] } | null;
+}
+
 export interface HarnessPayload {
   readonly mode: 'run' | 'collect';
   readonly root: string;
   readonly entry: string | null;
-  readonly tests: readonly { readonly name: string; readonly source: string }[];
+  readonly tests: readonly HarnessTest[];
   /** Per test file, the indices to run (a resumed run after a kill); null runs all. */
   readonly only: Readonly<Record<string, readonly number[]>> | null;
   readonly stubNames: readonly string[];

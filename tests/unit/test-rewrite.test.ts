@@ -1,0 +1,53 @@
+// The hidden tests' CommonJS rewrite, made once per rubric in the grader (stages/test-rewrite.ts) with the harness's
+// own rewriter, and handed to every job.
+import { describe, expect, it } from 'vitest';
+import { jobTest } from '../../src/stages/test-rewrite.js';
+import type { TestFile } from '../../src/domain/rubric.js';
+
+const file = (jobName: string, jobSource: string): TestFile => ({
+  name: jobName,
+  source: jobSource,
+  sha256: '',
+  jobName,
+  jobSource,
+});
+
+describe('jobTest', () => {
+  it('rewrites an ES-module test once per rubric test, keeping every line where it was', () => {
+    const src =
+      "import { say } from './say';\nimport * as all from '../lib/util';\n\ntest('x', () => {\n  expect(say(1)).toBe('one');\n});\n";
+    const t = file('say.spec.js', src);
+    const made = jobTest(t, true);
+    expect(made.name).toBe('say.spec.js');
+    expect(made.source).toBe(src);
+    expect(made.cjs?.imports).toEqual(['./say', '../lib/util']);
+    expect(made.cjs?.code).toContain('require("./say")');
+    expect(made.cjs?.code).not.toMatch(/^\s*import\b/m);
+    expect(made.cjs?.code.split('\n').length).toBe(src.split('\n').length);
+    expect(made.cjs?.code.split('\n')[4]).toBe("  expect(say(1)).toBe('one');");
+    expect(jobTest(t, true)).toBe(made); // made once: the same object for every job of the rubric
+  });
+
+  it('hands no rewrite for what a job runs as written or through Node’s loader', () => {
+    const cjs = jobTest(file('a.test.js', "const { say } = require('./say');\ntest('x', () => {});\n"), true);
+    expect(cjs.cjs).toBeNull();
+    const tla = jobTest(file('b.test.js', "import { say } from './say';\nawait 1;\ntest('x', () => {});\n"), true);
+    expect(tla.cjs).toBeNull();
+    const mjs = jobTest(file('c.test.mjs', "import { say } from './say';\ntest('x', () => {});\n"), true);
+    expect(mjs.cjs).toBeNull();
+    const broken = jobTest(file('d.test.js', "import { say } from './say';\ntest('x', () => {\n"), true);
+    expect(broken.cjs).toBeNull();
+    // Commented-out imports do not make a CommonJS file a module.
+    const commented = jobTest(
+      file('e.test.js', "// import { say } from './say';\nconst s = require('./say');\n"),
+      true,
+    );
+    expect(commented.cjs).toBeNull();
+  });
+
+  it('gives a Python test as it is', () => {
+    const py = jobTest(file('test_x.py', 'from x import f\n\ndef test_f():\n    assert f() == 1\n'), false);
+    expect(py).toEqual({ name: 'test_x.py', source: 'from x import f\n\ndef test_f():\n    assert f() == 1\n' });
+    expect('cjs' in py).toBe(false);
+  });
+});
