@@ -61,7 +61,7 @@ function start() {
   // --- per-file registries behind stable global functions.
   let registry = null;
   function onIllegal(what) {
-    tamper('tampering.registration', what + ' called outside test-file loading');
+    tamper('tampering.registration', what + ' called by the submission or outside test-file loading');
   }
   const ROUTED = ['describe', 'test', 'it', 'xtest', 'xit', 'fit', 'xdescribe', 'fdescribe', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach'];
   const SUB_PATHS = [['only'], ['skip'], ['todo'], ['each'], ['failing'], ['concurrent'], ['only', 'each'], ['skip', 'each'],
@@ -106,9 +106,25 @@ function start() {
     if (runner.active.finish) runner.active.finish(err);
   });
   const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
-  // The submission's realm: its test globals are the routed functions (calls outside loading are refused and reported).
+  // The submission's realm: its describe/test/hooks always refuse and report. Student code also runs while a test
+  // file loads (an import's getter, a module a test requires), when the tests' own functions accept registrations:
+  // a `describe.only('', …)` from there would have skipped every test of the file (red-team pass, hostile class 9).
   const testGlobals = {};
-  for (const name of ROUTED) testGlobals[name] = harden(jestApi[name]);
+  for (const name of ROUTED) testGlobals[name] = harden(refusing(name));
+  function refusing(name) {
+    const refuse = (path) => () => {
+      const what = [name, ...path].join('.');
+      onIllegal(what);
+      throw new P.Error(what + ' is not available to the submission');
+    };
+    const fn = refuse([]);
+    for (const path of SUB_PATHS) {
+      let target = fn;
+      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+      if (!target[path[path.length - 1]]) target[path[path.length - 1]] = refuse(path);
+    }
+    return fn;
+  }
   const realm = realmLib.createStudentRealm({
     root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
     extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],

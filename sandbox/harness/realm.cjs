@@ -124,7 +124,7 @@ function frozenCopy(mod) {
  * @param {(code: string, detail: string) => void} o.tamper
  * @param {(what: string) => void} o.onBlocked
  * @param {() => never} o.refuseExit  process.exit as the submission sees it
- * @param {Record<string, Function>} o.testGlobals  routed describe/test/... (calls outside loading are refused and reported)
+ * @param {Record<string, Function>} o.testGlobals  describe/test/... for the submission: each refuses and reports
  * @param {string[]} [o.extraBuiltins]  further host modules a rubric allows
  */
 function createStudentRealm(o) {

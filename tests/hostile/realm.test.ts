@@ -495,6 +495,48 @@ describe.each(backends.map((b) => b.id))('verdicts the submission cannot reach (
   }
 });
 
+// Class 9: the submission registering tests or blocks while a test file loads (an ES import reads its exports, a
+// CommonJS test destructures them): `describe.only('', …)` there skipped every test of the file, unflagged.
+const TESTS_9 = {
+  's.test.js': `const { add, mul } = require('./solution');
+describe('math', () => {
+  test('adds', () => { expect(add(1, 2)).toBe(3); });
+  test('multiplies', () => { expect(mul(2, 3)).toBe(6); });
+});`,
+  'e.test.mjs': `import { add } from './solution';\ntest('esm adds', () => { expect(add(2, 2)).toBe(4); });`,
+};
+const wrong9 = (call: string): Record<string, string> => ({
+  'solution.js': `module.exports = {
+  get add() { try { ${call} } catch (e) {} return (a, b) => a - b; },
+  mul: (a, b) => a + b,
+};`,
+});
+const FAILED_9 = { 'math > adds': 'failed', 'math > multiplies': 'failed', 'esm adds': 'failed' };
+// Reported tampering makes the job untrusted: every test is an error, none is skipped or passed.
+const ERROR_9 = { 'math > adds': 'error', 'math > multiplies': 'error', 'esm adds': 'error' };
+
+describe.each(backends.map((b) => b.id))(
+  'class 9: registration from the submission (%s)',
+  (backend: ProcessBackendId) => {
+    const rubric = inlineRubric(TESTS_9);
+    it('baseline: the wrong submission fails every test, no flag', async () => {
+      const r = await gradeInline(backend, rubric, wrong9(''));
+      expect([statuses(r), flagCodes(r)]).toEqual([FAILED_9, []]);
+    });
+    for (const call of [
+      "describe.only('', () => {});",
+      "fdescribe('', () => {}); test.only('x', () => {});",
+      "beforeEach(() => { throw new Error('skip'); }); it.skip('y', () => {});",
+      "describe.skip.each([[1]])('z %i', () => {});",
+    ]) {
+      it(`is refused and reported, and no test is skipped: ${call}`, async () => {
+        const r = await gradeInline(backend, rubric, wrong9(call));
+        expect([statuses(r), flagCodes(r)]).toEqual([ERROR_9, ['tampering.registration']]);
+      });
+    }
+  },
+);
+
 describe.each(backends.map((b) => b.id))('the built-ins a submission may load (%s)', (backend: ProcessBackendId) => {
   const probe = `const tryLoad = (n) => { try { return typeof require(n); } catch (e) { return 'refused'; } };
 exports.answer = () => 42;
