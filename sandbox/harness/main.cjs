@@ -66,8 +66,18 @@ function start() {
   const ROUTED = ['describe', 'test', 'it', 'xtest', 'xit', 'fit', 'xdescribe', 'fdescribe', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach'];
   const SUB_PATHS = [['only'], ['skip'], ['todo'], ['each'], ['failing'], ['concurrent'], ['only', 'each'], ['skip', 'each'],
     ['failing', 'each'], ['concurrent', 'each'], ['concurrent', 'only'], ['concurrent', 'skip']];
+  /** A function for `name` and its sub-paths (`.only`, `.skip.each`…), each made by `make(path)`. */
+  function withSubPaths(make) {
+    const fn = make([]);
+    for (const path of SUB_PATHS) {
+      let target = fn;
+      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+      if (!target[path[path.length - 1]]) target[path[path.length - 1]] = make(path);
+    }
+    return fn;
+  }
   function routed(name) {
-    const route = (path) => (...args) => {
+    return withSubPaths((path) => (...args) => {
       if (!registry) {
         onIllegal(name);
         throw new P.Error(name + ' is not available here');
@@ -75,14 +85,7 @@ function start() {
       let fn = registry.api[name];
       for (const p of path) fn = fn[p];
       return P.ReflectApply(fn, undefined, args);
-    };
-    const fn = route([]);
-    for (const path of SUB_PATHS) {
-      let target = fn;
-      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
-      if (!target[path[path.length - 1]]) target[path[path.length - 1]] = route(path);
-    }
-    return fn;
+    });
   }
   const jestApi = {};
   for (const name of ROUTED) jestApi[name] = routed(name);
@@ -112,18 +115,11 @@ function start() {
   const testGlobals = {};
   for (const name of ROUTED) testGlobals[name] = harden(refusing(name));
   function refusing(name) {
-    const refuse = (path) => () => {
+    return withSubPaths((path) => () => {
       const what = [name, ...path].join('.');
       onIllegal(what);
       throw new P.Error(what + ' is not available to the submission');
-    };
-    const fn = refuse([]);
-    for (const path of SUB_PATHS) {
-      let target = fn;
-      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
-      if (!target[path[path.length - 1]]) target[path[path.length - 1]] = refuse(path);
-    }
-    return fn;
+    });
   }
   const realm = realmLib.createStudentRealm({
     root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
