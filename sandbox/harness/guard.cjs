@@ -20,6 +20,16 @@ const isMap = types.isMap;
 const getProto = Object.getPrototypeOf;
 const ownKeys = Reflect.ownKeys;
 const uncurry = (fn) => Function.prototype.call.bind(fn);
+const ArrayFrom = Array.from;
+const FN_HAS_INSTANCE = Function.prototype[Symbol.hasInstance];
+const CUSTOM_INSTANCEOF = 'the expected class decides `instanceof` itself (its own Symbol.hasInstance)';
+
+/** Whether `C` is a function whose `instanceof` answer is its own code (a static Symbol.hasInstance, or a Proxy). */
+function customInstanceOf(C) {
+  if (typeof C !== 'function') return false;
+  const d = descriptorOnChain(C, Symbol.hasInstance);
+  return !!d && (d.proxy === true || (!d.intrinsic && d.value !== FN_HAS_INSTANCE));
+}
 const MapForEach = uncurry(Map.prototype.forEach);
 const SetForEach = uncurry(Set.prototype.forEach);
 const WeakSetHas = uncurry(WeakSet.prototype.has);
@@ -39,6 +49,11 @@ const RETURNS = new Set(['toHaveReturnedWith', 'toHaveLastReturnedWith', 'toHave
 const MOCKS = new Set([...CALLS, ...RETURNS, 'toHaveBeenCalled', 'toHaveBeenCalledTimes', 'toBeCalled', 'toBeCalledTimes', 'toHaveReturned', 'toHaveReturnedTimes', 'toReturn', 'toReturnTimes']);
 const SHALLOW = new Set(['toContain', 'toHaveLength', 'toBeInstanceOf', 'toMatch']);
 const THROWS = new Set(['toThrow', 'toThrowError']);
+// What Object.prototype.toString may answer for the platform's own kinds: Jest takes a value's type from it (`isA`), so
+// a submission's object claiming one of these tags gets that kind's treatment (a "String" has its `includes` called).
+const INTRINSIC_TAGS = new Set(['String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Array', 'Set', 'Map', 'WeakSet', 'WeakMap', 'Date',
+  'RegExp', 'Error', 'Promise', 'Function', 'Object', 'Arguments', 'ArrayBuffer', 'DataView', 'Null', 'Undefined', ...INTRINSIC_CTOR_NAMES]);
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 // Beyond this many objects a received value is not walked further and cannot count (padding must not hide a forgery).
 const NODE_LIMIT = 200000;
 
@@ -94,7 +109,7 @@ function createGuard(tamper) {
   };
 
   /** Why `value` could decide its own comparison, or null. Runs no code of the value. */
-  function selfDecided(value) {
+  function selfDecided(value, label = 'the received value') {
     const seen = new WeakSet();
     let budget = NODE_LIMIT;
     function visit(v, where, depth) {
@@ -121,6 +136,8 @@ function createGuard(tamper) {
         if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function') return where + ' has its own "constructor" method';
         if (typeof k === 'string' && IMMUTABLE.test(k)) return where + ' carries an Immutable.js marker';
       }
+      const claim = claimsKind(v, keys);
+      if (claim) return where + claim;
       if (!setOrMap && typeof v === 'object') {
         if (inheritsFrom(v, Set.prototype)) return where + ' pretends to be a Set';
         if (inheritsFrom(v, Map.prototype)) return where + ' pretends to be a Map';
@@ -148,9 +165,70 @@ function createGuard(tamper) {
         const r = visit(d.value, where + (typeof keys[i] === 'symbol' ? '[symbol]' : '.' + keys[i]), depth + 1);
         if (r) return r;
       }
+      // Jest also reads inherited properties (toMatchObject, toHaveProperty, objectContaining): the data values the
+      // submission's own prototypes hold are walked too. (Their accessors are a class's getters, ordinary code.)
+      for (let o = getProto(v), n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
+        if (WeakSetHas(seen, o)) break;
+        WeakSetAdd(seen, o);
+        const protoKeys = ownKeys(o);
+        for (let i = 0; i < protoKeys.length; i++) {
+          const d = P.ObjectGetOwnPropertyDescriptor(o, protoKeys[i]);
+          if (protoKeys[i] === 'constructor' || !('value' in d)) continue;
+          const r = visit(d.value, where + ' (inherited ' + (typeof protoKeys[i] === 'symbol' ? '[symbol]' : protoKeys[i]) + ')', depth + 1);
+          if (r) return r;
+        }
+      }
       return null;
     }
-    return visit(value, 'the received value', 0);
+    return visit(value, label, 0);
+  }
+
+  /**
+   * Whether `v` (or a prototype of the submission's on its chain) claims a kind of the platform's it is not: a
+   * `Symbol.toStringTag` naming one (Jest's `isA` believes it), a `constructor` that is an intrinsic constructor
+   * (Jest's `iterableEquality` compares constructors, then trusts `size`, `has` and the iterator), or, on a genuine
+   * array, an own or inherited method shadowing one of Array.prototype's (Jest calls `some`, `every`, `includes`,
+   * the iterator on it). Runs no code of `v`.
+   */
+  function claimsKind(v, keys) {
+    const array = P.ArrayIsArray(v) || ArrayBuffer.isView(v);
+    const arrayProto = array ? (P.ArrayIsArray(v) ? Array.prototype : getProto(Uint8Array.prototype)) : null;
+    for (let o = v, n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
+      const tag = P.ObjectGetOwnPropertyDescriptor(o, Symbol.toStringTag);
+      if (tag && (!('value' in tag) || (typeof tag.value === 'string' && INTRINSIC_TAGS.has(tag.value) && !isGenuine(v, tag.value)))) {
+        return ' claims to be a ' + ('value' in tag ? P.String(tag.value) : 'kind its getter decides') + ' (Symbol.toStringTag)';
+      }
+      const ctor = o !== v ? P.ObjectGetOwnPropertyDescriptor(o, 'constructor') : undefined;
+      if (ctor && 'value' in ctor && INTRINSIC_CTORS.has(ctor.value) && !isGenuine(v, ctor.value.name)) {
+        return ' claims to be made by ' + P.String(ctor.value.name) + ' (an inherited constructor)';
+      }
+      if (!array) continue;
+      const own = o === v ? keys : ownKeys(o);
+      for (let i = 0; i < own.length; i++) {
+        const k = own[i];
+        if (k === 'length' || (typeof k === 'string' && ARRAY_INDEX.test(k)) || k === 'constructor') continue;
+        const d = P.ObjectGetOwnPropertyDescriptor(o, k);
+        if (d && descriptorOnChain(arrayProto, k) && (d.get || d.set || typeof d.value === 'function')) {
+          return ' shadows the array method ' + (typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : '"' + k + '"');
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether `v` really is of the platform's kind `name` (by its internal slots, not by anything it says). */
+  function isGenuine(v, name) {
+    switch (name) {
+      case 'Set': return isSet(v);
+      case 'Map': return isMap(v);
+      case 'Array': return P.ArrayIsArray(v);
+      case 'Object': return true;
+      case 'Error': return types.isNativeError(v);
+      case 'Promise': return types.isPromise(v);
+      case 'Date': return types.isDate(v);
+      case 'RegExp': return types.isRegExp(v);
+      default: return ArrayBuffer.isView(v) || types.isAnyArrayBuffer(v) ? getProto(v) !== null : false;
+    }
   }
 
   // V8 installs `stack` on errors as an own accessor on some paths; it runs no student code.
@@ -185,6 +263,44 @@ function createGuard(tamper) {
     return typeof v === 'function' && WeakSetHas(branded, v);
   }
 
+  // The first built-in assertion that failed during the running test. A failed assertion throws into whatever called
+  // it: a test callback the submission runs (`.then(cb)`, `forEach(cb)`) can catch and drop it, and the test would
+  // pass (expect.assertions counts failed calls too). A test in which one failed fails, caught or not.
+  let failure = null;
+  let recording = false;
+  const beginTest = () => {
+    failure = null;
+    recording = true;
+  };
+  /** The failed assertion the running test never saw thrown to it, as an Error (or null); recording stops. */
+  function endTest() {
+    recording = false;
+    const f = failure;
+    failure = null;
+    if (!f) return null;
+    let text = f.error ? f.error : 'expect(received).' + f.name + '(…) failed';
+    try {
+      if (!f.error && typeof f.out.message === 'function') text = P.String(f.out.message());
+    } catch {
+      // the message could not be made; the name says which assertion it was
+    }
+    return new P.Error('An assertion failed, but its error was caught before it reached the test (by the code under test, or by the test itself):\n\n' + text);
+  }
+  function noteOutcome(name, out, ctx) {
+    if (recording && failure === null && out !== null && typeof out === 'object' && typeof out.pass === 'boolean' && out.pass === !!(ctx && ctx.isNot)) failure = { name, out };
+  }
+  function run(name, orig, ctx, args) {
+    let out;
+    try {
+      out = P.ReflectApply(orig, ctx, args);
+    } catch (e) {
+      if (recording && failure === null) failure = { name, error: 'expect(received).' + name + '(…) threw: ' + errorLine(e) };
+      throw e;
+    }
+    noteOutcome(name, out, ctx);
+    return out;
+  }
+
   /** Wraps each built-in matcher in Jest's registry (before any test or student code runs). */
   function wrapMatchers(registry, internalFlag) {
     const names = P.ObjectKeys(registry);
@@ -194,22 +310,33 @@ function createGuard(tamper) {
       if (typeof orig !== 'function') continue;
       const wrapped = function (received, ...expected) {
         if (DEEP.has(name)) {
-          if (expected.every((e) => isPlainExpected(e, 0))) {
-            const why = selfDecided(received);
-            if (why) fail(name, why);
+          let why = selfDecided(received);
+          // Jest iterates what toContainEqual receives (Array.from): iterated here once, and its items walked.
+          if (!why && name === 'toContainEqual' && received !== null && typeof received === 'object' && !P.ArrayIsArray(received)) {
+            received = ArrayFrom(received);
+            why = selfDecided(received);
+          }
+          if (why) fail(name, why);
+          // An expected value the submission made (its constructor's result) must not vote on the comparison either.
+          for (let i = 0; i < expected.length; i++) {
+            const e = expected[i];
+            const whyE = isPlainExpected(e, 0) ? null : selfDecided(e, 'the expected value');
+            if (whyE) fail(name, whyE);
           }
         } else if (MOCKS.has(name)) {
           if (!isMock(received) && received !== null && (typeof received === 'function' || typeof received === 'object')) {
             const claim = descriptorOnChain(received, '_isMockFunction') || descriptorOnChain(received, 'mock') || descriptorOnChain(received, 'calls');
             if (claim && !claim.intrinsic) fail(name, 'the received value pretends to be a mock function that test code did not make');
-          } else if (isMock(received) && expected.every((e) => isPlainExpected(e, 0))) {
+          } else if (isMock(received)) {
             const list = CALLS.has(name) ? received.mock.calls : RETURNS.has(name) ? received.mock.results.map((r) => r.value) : null;
             const why = list ? selfDecided(list) : null;
             if (why) fail(name, why.replace('the received value', CALLS.has(name) ? 'the recorded calls' : 'the recorded results'));
           }
         } else if (SHALLOW.has(name)) {
           if (isProxy(received)) fail(name, 'the received value is a Proxy');
+          if (name === 'toBeInstanceOf' && customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
         } else if (THROWS.has(name)) {
+          if (customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
           if (this && this.promise === 'rejects') {
             const why = thrownDecides(received);
             if (why) fail(name, why);
@@ -224,12 +351,12 @@ function createGuard(tamper) {
                 throw e;
               }
             };
-            const out = P.ReflectApply(orig, this, [received, ...expected]);
+            const out = run(name, orig, this, [received, ...expected]);
             if (why) fail(name, why);
             return out;
           }
         }
-        return P.ReflectApply(orig, this, [received, ...expected]);
+        return run(name, orig, this, [received, ...expected]);
       };
       if (internalFlag && orig[internalFlag] !== undefined) P.ObjectDefineProperty(wrapped, internalFlag, { value: orig[internalFlag] });
       P.ObjectDefineProperty(wrapped, 'name', { value: orig.name });
@@ -247,7 +374,14 @@ function createGuard(tamper) {
     return null;
   }
 
-  return { brand, wrapMatchers, selfDecided };
+  return { brand, wrapMatchers, selfDecided, beginTest, endTest };
 }
 
-module.exports = { createGuard, descriptorOnChain };
+/** One line describing a thrown value, without running its code beyond reading a data `message`. */
+function errorLine(e) {
+  if (e === null || (typeof e !== 'object' && typeof e !== 'function')) return P.String(e);
+  const d = descriptorOnChain(e, 'message');
+  return d && 'value' in d && typeof d.value === 'string' ? d.value : 'a thrown value';
+}
+
+module.exports = { createGuard, descriptorOnChain, customInstanceOf, CUSTOM_INSTANCEOF };

@@ -44,6 +44,11 @@ function createIntegrity() {
     P.ArrayPush(watched, [label, obj, snapshotObject(obj), !!sealedShape]);
   }
 
+  /** After a change made through the harness's own API (expect.addEqualityTesters), the new state is the one to keep. */
+  function rewatch(label) {
+    for (let i = 0; i < watched.length; i++) if (watched[i][0] === label) watched[i][2] = snapshotObject(watched[i][1]);
+  }
+
   function checkOne(entry) {
     const [label, obj, snap, sealed] = entry;
     const keys = keysOf(obj);
@@ -84,7 +89,7 @@ function createIntegrity() {
     if (!firstViolation) firstViolation = detail;
   }
 
-  return { watch, verify, report, violation: () => firstViolation };
+  return { watch, rewatch, verify, report, violation: () => firstViolation };
 }
 
 module.exports = { createIntegrity };

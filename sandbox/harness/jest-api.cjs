@@ -4,7 +4,10 @@
 // student code, so the matcher registry is snapshotted untouched.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
-const { descriptorOnChain } = require('./guard.cjs');
+const { descriptorOnChain, customInstanceOf, CUSTOM_INSTANCEOF } = require('./guard.cjs');
+
+const WeakSetAdd = Function.prototype.call.bind(WeakSet.prototype.add);
+const WeakSetHas = Function.prototype.call.bind(WeakSet.prototype.has);
 
 const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 'objectContaining', 'stringContaining', 'stringMatching'];
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -70,8 +73,16 @@ function createExpect(integrity, tamper, guard) {
   // Asymmetric matchers count only when test code made them: everything these return is branded.
   const branding = (target, source) => (k) => {
     const fn = source[k];
-    target[k] = typeof fn === 'function' ? (...a) => guard.brand(P.ReflectApply(fn, source, a)) : fn;
+    target[k] = typeof fn === 'function' ? (...a) => guard.brand(P.ReflectApply(fn, source, checkSample(k, a))) : fn;
   };
+  // expect.any(C) asks `instanceof C`: a class of the submission's that answers that itself would decide the match.
+  function checkSample(k, args) {
+    if (k === 'any' && customInstanceOf(args[0])) {
+      tamper('tampering.self_equality', 'expect.any: ' + CUSTOM_INSTANCEOF);
+      throw new P.Error('evigrade: expect.any cannot decide: ' + CUSTOM_INSTANCEOF + '. The submission would decide the match itself.');
+    }
+    return args;
+  }
   for (const k of Reflect.ownKeys(realExpect)) {
     if (k === 'length' || k === 'name' || k === 'prototype') continue;
     if (k === 'not') {
@@ -81,23 +92,46 @@ function createExpect(integrity, tamper, guard) {
     } else if (ASYMMETRIC.includes(k)) branding(expect, realExpect)(k);
     else expect[k] = realExpect[k];
   }
+  // The equality testers every toEqual consults: a live array a submission can reach through a caught assertion
+  // error (matcherResult → an asymmetric matcher's getMatcherContext().customTesters). It may change only through
+  // expect.addEqualityTesters; anything else is seen at the next expect() (red-team pass, hostile class 10).
+  const testers = globalThis[JEST_MATCHERS].customEqualityTesters;
+  expect.addEqualityTesters = (...a) => {
+    const out = P.ReflectApply(realExpect.addEqualityTesters, realExpect, a);
+    integrity.rewatch('jest-equality-testers');
+    return out;
+  };
   P.ObjectFreeze(expect);
   integrity.watch('expect', expect, true);
   integrity.watch('jest-matchers', globalThis[JEST_MATCHERS].matchers, true);
+  integrity.watch('jest-equality-testers', testers, true);
+  integrity.watch('jest-matchers-object', globalThis[JEST_MATCHERS], true);
   return { expect, realExpect };
 }
 
 function createJestObject(getState, guard) {
   let mocker = null;
+  // Every function jest-mock itself makes: jest.spyOn hands back a function that merely claims `_isMockFunction`
+  // as it is, and that one must not be branded a mock (red-team pass, hostile class 10).
+  const made = new WeakSet();
   const m = () => {
-    if (!mocker) mocker = new (require('jest-mock').ModuleMocker)(globalThis);
+    if (!mocker) {
+      mocker = new (require('jest-mock').ModuleMocker)(globalThis);
+      const make = mocker._makeComponent;
+      mocker._makeComponent = function (...a) {
+        const c = P.ReflectApply(make, this, a);
+        if (typeof c === 'function') WeakSetAdd(made, c);
+        return c;
+      };
+    }
     return mocker;
   };
+  const ifMade = (f) => (f !== null && typeof f === 'function' && WeakSetHas(made, f) ? guard.brand(f) : f);
   const unsupported = (name) => () => { throw new P.Error('jest.' + name + ' is not supported by the Evigrade harness'); };
   const jest = P.ObjectFreeze({
     // Mocks count only when test code made them (a submission's look-alike is refused by the mock matchers).
-    fn: (...a) => guard.brand(m().fn(...a)),
-    spyOn: (...a) => guard.brand(m().spyOn(...a)),
+    fn: (...a) => ifMade(m().fn(...a)),
+    spyOn: (...a) => ifMade(m().spyOn(...a)),
     mocked: (x) => x,
     replaceProperty: (...a) => m().replaceProperty(...a),
     isMockFunction: (f) => m().isMockFunction(f),

@@ -176,11 +176,13 @@ function start() {
       setCurrent: () => {},
       resetExpect: (t) => {
         if (expect) expect.setState({ assertionCalls: 0, expectedAssertionsNumber: null, isExpectingAssertions: false, suppressedErrors: [], currentTestName: runner.pathOf(t).join(' ') });
+        guard.beginTest();
       },
       expectErrors: () => {
-        if (!expect) return null;
+        const swallowed = guard.endTest();
+        if (!expect) return swallowed;
         const errs = expect.extractExpectedAssertionsErrors();
-        return errs.length ? errs[0].error : null;
+        return errs.length ? errs[0].error : swallowed;
       },
       takeUncaught: () => null,
     });

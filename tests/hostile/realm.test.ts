@@ -301,6 +301,9 @@ const BASELINE_6 = {
   info: 'failed',
   kinds: 'passed',
 };
+// A submission that makes an assertion of the test's fail and catches the error fails that test (class 10):
+// here `visits`, whose callback it calls with -1 first.
+const CAUGHT_6 = { ...BASELINE_6, visits: 'failed' };
 const ALL_ERROR_6 = Object.fromEntries(Object.keys(BASELINE_6).map((n) => [n, 'error']));
 const CLASS_6: Case[] = [
   {
@@ -310,7 +313,7 @@ const CLASS_6: Case[] = [
       `each: (arr, cb) => { try { cb(-1); } catch (e) { forgeInstanceOf(e); } arr.forEach(cb); },
       answer: () => { throw undefined; }, fact: () => { throw undefined; }`,
     ),
-    statuses: BASELINE_6,
+    statuses: CAUGHT_6,
     flags: [],
   },
   {
@@ -336,7 +339,7 @@ const CLASS_6: Case[] = [
     list: () => undefined,
     answer: () => (found && found.process ? 42 : 41)`,
     ),
-    statuses: BASELINE_6,
+    statuses: CAUGHT_6,
     flags: [],
   },
 ];
@@ -534,6 +537,174 @@ describe.each(backends.map((b) => b.id))(
         expect([statuses(r), flagCodes(r)]).toEqual([ERROR_9, ['tampering.registration']]);
       });
     }
+  },
+);
+
+// Class 10 (red-team pass, 2026-11-23): values that decide through what the guard did not walk (inherited data, a
+// kind claimed by Symbol.toStringTag or an inherited constructor, array methods shadowed, an iterable's items, a
+// mock's recorded-call array, a look-alike jest.spyOn hands back, the submission's own expected value or class);
+// an assertion made to fail and caught by the code under test; Jest's equality testers reached through a caught
+// assertion error.
+const TESTS_10 = {
+  'x.test.js': `const s = require('./solution');
+test('arrayContaining', () => { expect(s.primes(10)).toEqual(expect.arrayContaining([2, 3, 5, 7])); });
+test('stringContaining', () => { expect(s.greet('Bob')).toEqual(expect.stringContaining('Hello, Bob')); });
+test('property path', () => { expect(s.config()).toHaveProperty('db.port', 5432); });
+test('contains equal', () => { expect(s.pairs()).toContainEqual([1, 2]); });
+test('set', () => { expect(s.unique([1, 1, 2])).toEqual(new Set([1, 2])); });
+test('arrayOf', () => { expect(s.evens(4)).toEqual(expect.arrayOf(expect.any(Number))); expect(s.evens(4)).toHaveLength(2); });
+test('then chain', () => { expect.assertions(1); return s.fetchData().then((d) => { expect(d).toBe('peanut butter'); }); });
+test('calls back', () => { const cb = jest.fn(); s.forEach([1, 2], cb); expect(cb).toHaveBeenCalledWith(2); });
+test('spy delegates', () => { const spy = jest.spyOn(s, 'helper'); s.main(5); expect(spy).toHaveBeenCalledWith(10); });
+test('numeric items', () => { s.each([1, 2], (x) => { expect(x).toEqual(expect.any(Number)); }); });
+test('own class expected', () => { expect(s.add(new s.Vec(1, 2), new s.Vec(2, 2))).toEqual(new s.Vec(3, 4)); });
+test('instance', () => { expect(s.makeCircle()).toBeInstanceOf(s.Shape); });
+test('later value', () => { expect(s.answer()).toEqual(42); });`,
+};
+const NAMES_10 = [
+  'arrayContaining',
+  'stringContaining',
+  'property path',
+  'contains equal',
+  'set',
+  'arrayOf',
+  'then chain',
+  'calls back',
+  'spy delegates',
+  'numeric items',
+  'own class expected',
+  'instance',
+  'later value',
+];
+const all10 = (status: string): Record<string, string> => Object.fromEntries(NAMES_10.map((n) => [n, status]));
+const CORRECT_10 = {
+  'solution.js': `class Vec { constructor(x, y) { this.x = x; this.y = y; } }
+class Shape {}
+class Circle extends Shape {}
+module.exports = {
+  primes: () => [2, 3, 5, 7], greet: (n) => 'Hello, ' + n + '!', config: () => ({ db: { port: 5432 } }),
+  pairs: () => new Set([[1, 2]]), unique: (a) => new Set(a), evens: () => [0, 2],
+  fetchData: () => Promise.resolve('peanut butter'), forEach: (a, cb) => a.forEach((x) => cb(x)),
+  helper: (x) => x * 2, main: (x) => module.exports.helper(x * 2), each: (a, cb) => a.forEach((x) => cb(x)),
+  Vec, add: (a, b) => new Vec(a.x + b.x, a.y + b.y), Shape, makeCircle: () => new Circle(), answer: () => 42,
+};`,
+};
+// Every function wrong; a case replaces some with its forgery (helpers: yes() votes "equal", own() adds a hidden method).
+const wrong10 = (overrides = ''): Record<string, string> => ({
+  'solution.js': `const yes = () => ({ asymmetricMatch: () => true });
+const own = (o, k, v) => { Object.defineProperty(o, k, { value: v }); return o; };
+class Vec { constructor(x, y) { this.x = x; this.y = y; } }
+class Shape {}
+module.exports = Object.assign({
+  primes: () => [1], greet: () => 'Hi', config: () => ({ db: { port: 1 } }), pairs: () => new Set([[0]]),
+  unique: () => new Set([1]), evens: () => ['a', 'b'], fetchData: () => Promise.resolve('nope'), forEach: () => {},
+  helper: (x) => x, main: () => 0, each: (a, cb) => cb('x'), Vec, add: () => new Vec(0, 0), Shape,
+  makeCircle: () => ({}), answer: () => 41,
+}, { ${overrides} });`,
+});
+const CLASS_10: { name: string; overrides: string; statuses: Record<string, string>; flags: string[] }[] = [
+  {
+    name: 'a genuine array with its own some answers arrayContaining',
+    overrides: "primes: () => own([1], 'some', () => true)",
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'an object claiming the String tag answers stringContaining',
+    overrides: "greet: () => ({ [Symbol.toStringTag]: 'String', includes: () => true })",
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'inherited data carries an asymmetricMatch to toHaveProperty',
+    overrides: 'config: () => ({ db: Object.create({ port: yes() }) })',
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'an iterable object yields what toContainEqual compares',
+    overrides: 'pairs: () => ({ *[Symbol.iterator]() { yield yes(); } })',
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'a Set look-alike by an inherited constructor, size and iterator',
+    overrides:
+      'unique: () => Object.create({ constructor: Set, size: 2, has: () => true, *[Symbol.iterator]() { yield yes(); yield yes(); } })',
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'a genuine array with its own every answers arrayOf',
+    overrides: "evens: () => own([1, 3], 'every', () => true)",
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'a thenable calls back the test with a wrong value, drops the failed assertion and resolves',
+    overrides: "fetchData: () => ({ then(ok) { try { ok('nope'); } catch (e) {} return Promise.resolve(); } })",
+    statuses: all10('failed'),
+    flags: [],
+  },
+  {
+    name: "the mock's recorded-call array is given its own some",
+    overrides: "forEach: (a, cb) => { own(cb.mock.calls, 'some', () => true); }",
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'jest.spyOn hands back a mock look-alike',
+    overrides:
+      "helper: Object.assign(() => 0, { _isMockFunction: true, getMockName: () => 'helper', mock: { calls: own([[0]], 'some', () => true), results: [] } })",
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: "plants an equality tester through a caught assertion error's matcherResult",
+    overrides:
+      "each: (a, cb) => { try { cb('x'); } catch (e) { try { e.matcherResult.expected.getMatcherContext().customTesters.push(() => true); } catch {} } }",
+    statuses: all10('error'),
+    flags: ['tampering.canary', 'tampering.intrinsics'],
+  },
+  {
+    name: 'an expected value of its own class does not stop the received value being checked',
+    overrides: 'add: () => yes()',
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'its class answers instanceof itself',
+    overrides: 'Shape: class { static [Symbol.hasInstance]() { return true; } }',
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+];
+
+describe.each(backends.map((b) => b.id))(
+  'class 10: what the guard and the runner see through (%s)',
+  (backend: ProcessBackendId) => {
+    const rubric = inlineRubric(TESTS_10);
+    it('baseline: a correct submission passes every test; the wrong one fails every test; no flag', async () => {
+      const [good, bad] = await Promise.all([
+        gradeInline(backend, rubric, CORRECT_10),
+        gradeInline(backend, rubric, wrong10()),
+      ]);
+      expect([statuses(good), flagCodes(good)]).toEqual([all10('passed'), []]);
+      expect([statuses(bad), flagCodes(bad)]).toEqual([all10('failed'), []]);
+    });
+    for (const c of CLASS_10) {
+      it(c.name, async () => {
+        const r = await gradeInline(backend, rubric, wrong10(c.overrides));
+        expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
+      });
+    }
+    it('a test whose assertion the code under test made fail and caught says so', async () => {
+      const r = await gradeInline(backend, rubric, wrong10(CLASS_10[6]?.overrides));
+      expect(r.tests.find((t) => t.name === 'then chain')?.message).toContain(
+        'An assertion failed, but its error was caught',
+      );
+      expect(r.tests.find((t) => t.name === 'then chain')?.message).toContain('peanut butter');
+    });
   },
 );
 
