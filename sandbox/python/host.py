@@ -15,8 +15,9 @@ import sys
 import time
 import types
 
+import handover
 from rpc import Endpoint, Remote
-from wire import Pipe, WireError
+from wire import ChannelBroken, Pipe, WireError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIRM_S = 0.1
@@ -99,6 +100,17 @@ class Submission:
         self.ep.exception_from = self.exception_from
         self.ep.on_reply = self.on_reply
         self.ep.reference_of = self.reference_of
+        # A stop of the submission's process inside a callback ends the test, never answers the submission.
+        self.ep.passthrough = (SubmissionStopped,)
+        # A path crosses as its string (what open() needs); a Path object's methods would run file I/O here.
+        handle = self.ep.export
+
+        def export(v):
+            if isinstance(v, os.PathLike) and not isinstance(v, Remote):
+                return self.ep.enc.encode(os.fspath(v))
+            return handle(v)
+
+        self.ep.export = self.ep.enc.export = export
         self.fds = (from_child_r, to_child_w)
 
     def kill(self):
@@ -129,10 +141,21 @@ class Submission:
         raise SubmissionStopped(status, message)
 
     def died(self):
-        code = self.kill()
-        if code is not None and code < 0 and -code == signal.SIGKILL:
-            self.events.append(('memory_limit', "the submission's process was killed (memory) during this test"))
+        """Its channel broke: how the process ended is read before this process kills it, so a SIGKILL seen
+        here was not ours (the kernel's OOM killer sends one); a process that lives on without its channel
+        is killed and said to have closed it."""
+        if self.proc is None:
+            return self.stop(*(self.stopped or ('failed', "the submission's process was stopped during this test")))
+        try:
+            code = self.proc.wait(timeout=CONFIRM_S * 5)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.kill()
+        if code == -signal.SIGKILL:
+            self.events.append(('memory_limit', "the submission's process was killed by SIGKILL (memory?) during this test"))
             return self.stop('failed', "the submission's process was killed during this test (out of memory?)")
+        if code is None:
+            return self.stop('failed', "the submission's process closed its channel to the tests during this test")
         return self.stop('failed', "the submission's process ended during this test (exit code %s)" % code)
 
     # -- timing: the budget counts the submission's own time, never time it waited for a CPU
@@ -145,7 +168,10 @@ class Submission:
         while True:
             left = self.budget.ms - self.budget.used
             upper = self.sample(pid, before, t0)[0]
-            ready, _, _ = select.select([fd], [], [], max(left - upper, 0) / 1000 if left > upper else CONFIRM_S)
+            try:
+                ready, _, _ = select.select([fd], [], [], max(left - upper, 0) / 1000 if left > upper else CONFIRM_S)
+            except (OSError, ValueError) as e:
+                raise ChannelBroken('waiting on the pipe failed: %s' % e) from None
             upper, lower, now, t = self.sample(pid, before, t0, last, last_t)
             if ready:
                 self.budget.used += max(upper, 0)
@@ -177,9 +203,11 @@ class Submission:
     def request(self, op, target, name=None, args=(), kwargs=None):
         if self.ep is None:
             self.start()
+        # Only the pipe raises ChannelBroken; an OSError or EOFError the submission raised is its answer and
+        # passes through (red-team F4: it was taken for the process dying, and the process was killed).
         try:
             return self.ep.request(op, target, name, args, kwargs)
-        except (EOFError, OSError):
+        except ChannelBroken:
             return self.died()
         except WireError as e:
             self.events.append(('tampering.protocol', "the submission's process broke the protocol: %s" % e))
@@ -222,27 +250,36 @@ class Submission:
             cls = getattr(builtins, c['b'], None) if type(c['b']) is str else None
             if not (isinstance(cls, type) and issubclass(cls, BaseException)):
                 raise WireError('an exception of an unknown builtin class')
-            if cls in (KeyboardInterrupt, GeneratorExit):
+            # KeyboardInterrupt, GeneratorExit, BaseExceptionGroup would end pytest's session or escape it.
+            if not issubclass(cls, Exception) and cls is not SystemExit:
                 cls = RuntimeError
                 args = ['%s raised by the submission' % c['b']]
             if cls is SystemExit:
                 self.events.append(('process_exit_called', 'the submission called sys.exit(%s)' % (args[0] if args else '')))
         else:
+            # Only a class mirrored from the submission: never one of this process's own (pytest's Skipped or
+            # Exit, SubmissionStopped) that a reference could name.
             cls = self.ep.dec.decode(c)
-            if not (isinstance(cls, type) and issubclass(cls, BaseException)):
-                raise WireError('an exception that is not an exception class')
+            if not (isinstance(cls, type) and issubclass(cls, Exception) and target_of(cls) is not None):
+                raise WireError('an exception that is not an exception class of the submission')
         return _make_exception(cls, args, text)
 
-    # -- what the submission may ask of this process: calls, protocol methods and public attributes of
-    # what the tests handed over; never an import, never a dunder attribute.
+    # -- what the submission may ask of this process: calls and protocol methods of what the tests handed
+    # over, and the attributes handover.py allows; never an import, never a dunder attribute. A refusal is an
+    # AttributeError in the submission (its test fails as it would) and a note in the report.
     def serve(self, op, target, name, args, kwargs):
         if op == 'call' and callable(target):
             return target(*args, **kwargs)
-        if op == 'get' and type(name) is str and not name.startswith('_'):
-            return getattr(target, name)
         if op == 'dunder' and name in SAFE_DUNDERS:
             return SAFE_DUNDERS[name](target, *args)
-        raise WireError('a request the test process does not serve: %s %s' % (op, name))
+        try:
+            if op == 'get':
+                return handover.attribute(target, name)
+            raise handover.Refused('%s %s of a %s' % (op, name, type(target).__name__))
+        except handover.Refused as e:
+            note(self.events, 'sandbox.refused_request', 'the submission asked the test process for %s; refused: '
+                 'an object a test hands over can be called, not used for what its library can do here' % e)
+            raise AttributeError('the test process does not hand over %s' % e) from None
 
     def proxy(self, tag, ref):
         if type(ref) is not list:
@@ -284,13 +321,15 @@ class Submission:
             if type(b) is dict and 'b' in b:
                 base = getattr(builtins, b['b'], None) if type(b['b']) is str else None
                 if isinstance(base, type) and issubclass(base, BaseException):
-                    bases.append(base)
+                    # A KeyboardInterrupt or SystemExit subclass would end pytest's session (red-team F5).
+                    bases.append(base if issubclass(base, Exception) else Exception)
             else:
                 base = self.ep.dec.decode(b)
-                if isinstance(base, type) and (issubclass(base, RemoteObject) or issubclass(base, BaseException)):
+                if isinstance(base, type) and target_of(base) is not None and (issubclass(base, RemoteObject) or issubclass(base, Exception)):
                     bases.append(base)
         if info.get('e'):
-            bases = [b for b in bases if issubclass(b, BaseException)] or [Exception]
+            bases = list(dict.fromkeys(b for b in bases if issubclass(b, BaseException)))
+            bases = [b for b in bases if b is not Exception or len(bases) == 1] or [Exception]
             ns = {'__module__': info.get('m') if type(info.get('m')) is str else '?', '__str__': _mirrored_exception_str}
             cls = type(info['n'], tuple(bases), ns)
         else:
@@ -351,6 +390,12 @@ def describe_own(v):
     if callable(v):
         return 'fn', {'n': getattr(v, '__name__', '?') if isinstance(getattr(v, '__name__', None), str) else '?'}
     return 'obj', None
+
+
+def note(events, code, detail):
+    """A note for the report, once per code and detail (a loop of refused requests is one line)."""
+    if (code, detail) not in events:
+        events.append((code, detail))
 
 
 def _note_equality(obj, other):
@@ -528,11 +573,54 @@ def fill_module(sub, module, root):
         raise ImportError('the submission process described %s wrongly' % module.__name__)
     base = os.path.join(root, *module.__name__.split('.'))
     package = os.path.isdir(base)
+    module.__class__ = SubmissionModule
     module.__file__ = os.path.join(base, '__init__.py') if package else base + '.py'
     if package:
         module.__path__ = []
+    declared = None
     for pair in desc['names']:
         if type(pair) is list and len(pair) == 2 and type(pair[0]) is str:
-            setattr(module, pair[0], pair[1])
+            if pair[0] == '__all__':
+                declared = pair[1]
+            else:
+                setattr(module, pair[0], pair[1])
+    own = [n for n in desc.get('own') or [] if type(n) is str and not n.startswith('_') and n in module.__dict__]
+    module.__dict__['__evigrade_star__'] = (own, declared, sub.events)
     return module
+
+
+# What a star import never binds in a test module (red-team F1, F1b): Python's builtins and module names,
+# and the names pytest reads from a test module's namespace (collects as tests, calls as setup or hooks,
+# applies as marks). Nor any name the test module already has.
+PYTEST_READS = frozenset(('setup', 'teardown', 'setup_module', 'teardown_module', 'setup_function', 'teardown_function',
+                          'setUpModule', 'tearDownModule', 'pytestmark', 'pytest_plugins'))
+PYTEST_PREFIXES = ('test', 'Test', 'pytest')
+NOT_STDLIB = frozenset(('pytest', '_pytest', 'pluggy', 'py'))
+
+
+class SubmissionModule(types.ModuleType):
+    """A submission's module in the test process. Its __all__ is worked out at each star import, against the
+    importing module's globals at that moment: only the submission's own public definitions (its own __all__
+    can narrow them, never add), without the names above; the test module keeps its math, pytest, abs."""
+
+    @property
+    def __all__(self):
+        own, declared, events = self.__dict__.get('__evigrade_star__') or ((), None, [])
+        importer = sys._getframe(1)  # the module executing `from m import *` (the property runs in its frame)
+        bound = importer.f_globals if importer.f_code.co_filename.startswith(handover.TESTS) else {}
+        wanted = own if type(declared) not in (list, tuple) else [n for n in dict.fromkeys(declared) if type(n) is str and n in own]
+        names, refused = [], []
+        for n in wanted:
+            if n in bound and bound[n] is self.__dict__.get(n):
+                continue  # already this very object (`from m import f` before): nothing to bind
+            if n in bound or n in vars(builtins) or n in sys.stdlib_module_names or n in NOT_STDLIB or n in PYTEST_READS or n.startswith(PYTEST_PREFIXES):
+                refused.append(n)
+            else:
+                names.append(n)
+        if refused:
+            where = os.path.basename(importer.f_code.co_filename)
+            note(events, 'sandbox.shadowing', '`from %s import *` in %s did not bind %s: a star import brings only the submission\'s own '
+                 'definitions, never a name the test module already has, a builtin, a module name or a name pytest reads from a '
+                 'test module (a test that wants one imports it by name)' % (self.__name__, where, ', '.join(sorted(refused))))
+        return names
 

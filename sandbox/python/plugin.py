@@ -122,9 +122,13 @@ class EvigradePlugin:
         self.index = {}  # nodeid -> (file, index)
         self.reports = {}
         self.stopped = {}
+        self.interrupted = None  # what ended pytest's session from inside a test (KeyboardInterrupt, pytest.exit)
 
     def pytest_configure(self, config):
         _CONFIG[0] = config
+
+    def pytest_keyboard_interrupt(self, excinfo):
+        self.interrupted = excinfo.exconly()
 
     # -- collection, from memory only
     def pytest_collection(self, session):
@@ -261,9 +265,12 @@ def run(payload, channel):
     args = ['-c', INI, '--rootdir', TESTS_DIR, '-p', 'no:cacheprovider', '--noconftest', '--capture=sys', '-q', TESTS_DIR]
     try:
         code = pytest.main(args, plugins=[plugin])
-        # Failing tests are verdicts; pytest failing in itself is the harness's failure, never one.
-        if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
-            raise RuntimeError('pytest stopped with %s' % code.name)
+        # Failing tests are verdicts; pytest failing in itself is the harness's failure, never one. So is a
+        # session ended from inside a test (red-team F5): no `done`, the running test is charged and the rest
+        # resume. (pytest also says INTERRUPTED after collection errors; those are reported per file.)
+        if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR) or plugin.interrupted is not None:
+            plugin.flush_events()
+            raise RuntimeError('pytest stopped with %s%s' % (code.name, ': %s' % plugin.interrupted if plugin.interrupted else ''))
     finally:
         if sub is not None:
             sub.kill()

@@ -2,9 +2,9 @@
 #
 # Each side asks the other to act on objects it holds (call, attribute, protocol method) and serves the
 # other's requests while it waits, so a callback from the submission into a test's lambda works at any
-# depth. What a side may be asked to do is that side's `serve` policy: the test process serves only calls,
-# protocol methods and public attributes of the objects it handed over; it never runs an import or
-# reaches a dunder attribute for the submission.
+# depth. What a side may be asked to do is that side's `serve` policy: the test process serves calls and
+# a few protocol methods of the objects it handed over, and reads only attributes handover.py allows; it
+# never runs an import or reaches a dunder attribute for the submission.
 import collections
 
 from wire import Decoder, Encoder, Pipe, WireError
@@ -34,6 +34,8 @@ class Endpoint:
         # The submission's side sends back what a call did to the lists, dicts and sets it was given.
         self.reflect_mutations = False
         self.path_of = lambda v: None
+        # Exceptions that are this side's own stop, never an answer: they leave the request unanswered.
+        self.passthrough = ()
 
     # -- references
     def export(self, v):
@@ -126,6 +128,8 @@ class Endpoint:
             return {'r': rid, 'v': self.enc.encode(value)}
         except WireError as e:
             return {'r': rid, 'e': self.exception_desc(TypeError('the value cannot be handed over: %s' % e))}
+        except self.passthrough:
+            raise
         except BaseException as e:  # noqa: B036 - whatever the code raised is the answer
             return {'r': rid, 'e': self.exception_desc(e)}
 

@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from rpc import Endpoint, Remote  # noqa: E402
-from wire import Pipe, WireError  # noqa: E402
+from wire import ChannelBroken, Pipe, WireError, is_plain  # noqa: E402
 
 BINARY = {
     '__add__': operator.add, '__sub__': operator.sub, '__mul__': operator.mul, '__truediv__': operator.truediv,
@@ -124,13 +124,16 @@ class Student:
             if isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
                 self.paths.setdefault(id(value), (name, key))
             names.append(key)
-        described = []
+        described, own = [], []
         for key in names:
             value = vars(module)[key]
-            if not (id(value) in self.paths or _is_plain(value)):
+            # Its own definitions (what a star import may bring): not a function or class it imported.
+            if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)) or getattr(value, '__module__', None) == name:
+                own.append(key)
+            if not (id(value) in self.paths or is_plain(value)):
                 value = _Opaque(name, key)
             described.append([key, value])
-        return {'file': getattr(module, '__file__', None), 'names': described}
+        return {'file': getattr(module, '__file__', None), 'names': described, 'own': own}
 
     def describe(self, v):
         if isinstance(v, _Opaque):
@@ -201,20 +204,6 @@ def _as_plain(base, v):
     if base is dict:
         return {k: x for k, x in dict.items(v)}
     return base(base.__iter__(v))
-
-
-def _is_plain(v, depth=0):
-    """Exactly a builtin plain value all the way down (what the module may hand over as a copy)."""
-    t = type(v)
-    if v is None or t in (bool, int, float, complex, str, bytes):
-        return True
-    if depth > 50:
-        return False
-    if t in (list, tuple, set, frozenset):
-        return all(_is_plain(x, depth + 1) for x in v)
-    if t is dict:
-        return all(_is_plain(k, depth + 1) and _is_plain(x, depth + 1) for k, x in v.items())
-    return False
 
 
 def _own_dunders(cls):
@@ -294,7 +283,7 @@ def main():
     while True:
         try:
             msg = student.ep.pipe.receive()
-        except EOFError:
+        except ChannelBroken:
             os._exit(0)
         except WireError:
             os._exit(3)
@@ -302,7 +291,7 @@ def main():
             os._exit(3)
         try:
             student.ep.answer(msg)
-        except (WireError, EOFError):
+        except (WireError, ChannelBroken):
             os._exit(3)
 
 

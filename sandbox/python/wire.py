@@ -22,6 +22,12 @@ class WireError(Exception):
     """A message that is not what the protocol allows."""
 
 
+class ChannelBroken(Exception):
+    """The pipe itself failed (the other side closed it, died, or a read or write failed). Only Pipe raises it,
+    so a caller can tell a broken channel from an OSError or EOFError the other side's code raised and sent
+    as its answer."""
+
+
 # Stdlib value types rebuilt exactly (their class and value), so equality and repr are the stdlib's.
 def _dec_decimal(v):
     return decimal.Decimal(v)
@@ -138,6 +144,20 @@ class Decoder:
         raise WireError('an unknown tag')
 
 
+def is_plain(v, depth=0):
+    """Exactly builtin plain data all the way down: crosses as a copy, and reading it runs no code."""
+    t = type(v)
+    if v is None or t in (bool, int, float, complex, str, bytes):
+        return True
+    if depth > 50:
+        return False
+    if t in (list, tuple, set, frozenset):
+        return all(is_plain(x, depth + 1) for x in v)
+    if t is dict:
+        return all(is_plain(k, depth + 1) and is_plain(x, depth + 1) for k, x in v.items())
+    return False
+
+
 def _list(v):
     if type(v) is not list:
         raise WireError('a malformed container')
@@ -182,16 +202,22 @@ class Pipe:
         buf = len(data).to_bytes(8, 'big') + data
         view = memoryview(buf)
         while view:
-            n = os.write(self.wfd, view)
+            try:
+                n = os.write(self.wfd, view)
+            except OSError as e:
+                raise ChannelBroken('writing to the pipe failed: %s' % e) from None
             view = view[n:]
 
     def read_exact(self, n):
         import os
         chunks = []
         while n > 0:
-            chunk = os.read(self.rfd, min(n, 1 << 20))
+            try:
+                chunk = os.read(self.rfd, min(n, 1 << 20))
+            except OSError as e:
+                raise ChannelBroken('reading from the pipe failed: %s' % e) from None
             if not chunk:
-                raise EOFError('the other side closed the pipe')
+                raise ChannelBroken('the other side closed the pipe')
             chunks.append(chunk)
             n -= len(chunk)
         return b''.join(chunks)

@@ -129,14 +129,25 @@ function recordResult(d: FrameOf<'result'>, byFile: Map<string, ExpectedTest[]>,
   results.set(keyOf(t), { status: d.status, durationMs: Math.max(0, d.durationMs), message: cap(d.message) });
 }
 
+/**
+ * Python harness notes that become a warning flag (once per code; DESIGN.md, "The Python harness"): the
+ * submission's answer was not taken, and a reader should see why. None makes the job untrusted.
+ */
+const PYTHON_NOTE_FLAGS = new Set([
+  // an object of the submission compared with plain expected data; its own __eq__ was never asked
+  'equality.submission_defined',
+  // it asked the test process for an attribute of a handed-over object the policy does not serve (handover.py)
+  'sandbox.refused_request',
+  // a star import of its module did not bind names that would shadow the test module's own, builtins or pytest's
+  'sandbox.shadowing',
+]);
+
 /** Notes from the harness: what the submission did that a reader of the report should see. */
 function noteNote(d: FrameOf<'note'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
   if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail}` });
   else if (d.code === 'memory_limit') events.push({ event: 'memory_limit', detail: d.detail });
-  else if (d.code === 'equality.submission_defined' && !flags.some((f) => f.code === d.code)) {
-    // Python: an object of the submission compared with plain expected data; its own __eq__ was never asked.
+  else if (PYTHON_NOTE_FLAGS.has(d.code) && !flags.some((f) => f.code === d.code))
     flags.push({ code: d.code, severity: 'warning', message: d.detail });
-  }
 }
 
 function noteTamper(

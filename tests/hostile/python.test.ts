@@ -13,6 +13,7 @@ import {
   isolatingBackends,
   statuses,
 } from '../helpers.js';
+import { ANSWERS, HANDED_OVER, STAR_IMPORT } from './python-handover-cases.js';
 
 const TESTS = `import pytest
 from solution import total, Box, make
@@ -173,6 +174,15 @@ function check(r: Report, c: Case, backend: string): void {
   expect(r.scores.deterministic.correctness).toBeLessThan(10);
 }
 
+/** One vitest case per member of each class, named `class: member`. */
+function eachClass<C extends { readonly name: string }>(
+  ok: boolean,
+  classes: readonly (readonly [string, readonly C[]])[],
+  run: (c: C) => Promise<void>,
+): void {
+  for (const [klass, cases] of classes) it.skipIf(!ok).each([...cases])(`${klass}: $name`, run, 180_000);
+}
+
 const backends = await isolatingBackends();
 describe.each(backends)('Python submissions against their own verdicts ($id)', ({ id, ok, reason }) => {
   it.skipIf(!ok)(
@@ -182,19 +192,34 @@ describe.each(backends)('Python submissions against their own verdicts ($id)', (
     },
     180_000,
   );
-  for (const [klass, cases] of [
-    ['equality', EQUALITY],
-    ['reach', REACH],
-    ['exit', EXIT],
-  ] as const) {
-    it.skipIf(!ok).each(cases)(
-      `${klass}: $name`,
-      async (c: Case) => {
-        check(await gradeInline(id, rubric(), { 'solution.py': c.code }), c, id);
-      },
-      180_000,
-    );
-  }
+  eachClass(
+    ok,
+    [
+      ['equality', EQUALITY],
+      ['reach', REACH],
+      ['exit', EXIT],
+    ],
+    async (c) => check(await gradeInline(id, rubric(), { 'solution.py': c.code }), c, id),
+  );
+});
+
+// Cases with their own hidden tests (star imports, handed-over objects, answers versus a dying process):
+// statuses, flags and sandbox events are exact.
+const ownRubric = (tests: string) =>
+  inlineRubric({ 'test_s.py': tests }, { language: 'python', limits: { timeout_ms: 20_000, test_timeout_ms: 2000 } });
+describe.each(backends)('Python submissions and what the tests hand them ($id)', ({ id, ok }) => {
+  eachClass(
+    ok,
+    [
+      ['star import', STAR_IMPORT],
+      ['handed over', HANDED_OVER],
+      ['answers', ANSWERS],
+    ],
+    async (c) => {
+      const r = await gradeInline(id, ownRubric(c.tests), { 'solution.py': c.code });
+      expect([statuses(r), flagCodes(r), eventKinds(r)]).toEqual([c.statuses, c.flags, c.events]);
+    },
+  );
 });
 
 // Comments cannot switch the grader's analysis off: ruff reads the code with every comment silenced.
