@@ -25,6 +25,26 @@ const probe = (body: string): Record<string, string> => ({
   'solution.js': `module.exports = { probe: async () => { ${body} } };`,
 });
 
+// The OS layer, probed from a Python job: a JavaScript job's own process is fenced by Node's permission model before
+// the OS sandbox is reached (no child process, no file outside the job), so process, /proc and /dev claims are checked
+// where a submission has every system call Python offers.
+const PY_OBSERVE = {
+  'observe_test.py': `import json
+from solution import probe
+
+
+def test_observe():
+    raise AssertionError('OBS:' + json.dumps(probe()))
+`,
+};
+const pyProbe = (body: string): Record<string, string> => ({
+  'solution.py': `import errno, os, subprocess, sys, time\n\n\ndef probe():\n${body
+    .split('\n')
+    .map((l) => '    ' + l)
+    .join('\n')}\n`,
+});
+const PY_TEST = 'observe_test.py::test_observe';
+
 let server: Server;
 let port = 0;
 let connections = 0;
@@ -49,6 +69,12 @@ afterAll(() => {
 for (const b of backends) {
   describe.skipIf(!b.ok)(`${b.id} backend${b.ok ? '' : ` (skipped: ${b.reason})`}`, () => {
     const grade = (files: Record<string, string>, spec = {}) => gradeInline(b.id, inlineRubric(OBSERVE, spec), files);
+    const gradePy = (files: Record<string, string>, limits = {}) =>
+      gradeInline(
+        b.id,
+        inlineRubric(PY_OBSERVE, { language: 'python', limits: { timeout_ms: 20_000, ...limits } }),
+        files,
+      );
 
     it('has no network: a server on the host loopback is unreachable, DNS fails', async () => {
       const body = `const net = require('net'); const dns = require('dns').promises;
@@ -71,14 +97,15 @@ for (const b of backends) {
       // bwrap's --chdir sets PWD and Docker sets HOSTNAME; nothing of the grader's environment crosses.
       const own = { bwrap: ['PWD'], unshare: [], docker: ['HOSTNAME'] }[b.id as 'bwrap' | 'unshare' | 'docker'] ?? [];
       expect(obs).toEqual(['FORCE_COLOR', 'HOME', 'LANG', 'NO_COLOR', 'PATH', 'TZ', ...own].sort());
-      const procEnv = observation(
-        await grade(
-          probe(
-            `const fs = require('fs'); return fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((p) => { try { return fs.readFileSync('/proc/' + p + '/environ', 'utf8'); } catch { return ''; } }).join('').includes('HF_TOKEN');`,
-          ),
-        ),
-      );
-      expect(procEnv).toBe(false);
+      // No process of the job (each as the OS shows it to a Python job) has it in its environment either.
+      const body = `seen = ''
+for p in os.listdir('/proc'):
+    try:
+        seen += open('/proc/' + p + '/environ', 'rb').read().decode('latin1') if p.isdigit() else ''
+    except OSError:
+        pass
+return {'hf': 'HF_TOKEN' in seen, 'looked': len(seen) > 0}`;
+      expect(observation(await gradePy(pyProbe(body)))).toEqual({ hf: false, looked: true });
     });
 
     it("cannot read host files, the grader's files, the hidden tests or another submission", async () => {
@@ -126,11 +153,11 @@ for (const b of backends) {
 
     it('kills the whole process tree on timeout, daemons included', async () => {
       const marker = `evigrade-daemon-${b.id}-${Date.now()}`;
-      const sol = `const { spawn } = require('child_process');
-        spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${marker}'], { detached: true, stdio: 'ignore' }).unref();
-        module.exports = { probe: () => new Promise(() => { for (;;) {} }) };`;
-      const r = await grade({ 'solution.js': sol }, { limits: { timeout_ms: 1500 } });
-      expect([statuses(r), eventKinds(r)]).toEqual([{ observe: 'timeout' }, ['timeout']]);
+      const body = `subprocess.Popen([sys.executable, '-c', 'import time\\nwhile True: time.sleep(1)', '${marker}'], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+while True:
+    pass`;
+      const r = await gradePy(pyProbe(body), { timeout_ms: 3000, test_timeout_ms: 2000 });
+      expect(statuses(r)).toEqual({ [PY_TEST]: 'timeout' });
       await new Promise((res) => setTimeout(res, 300));
       const alive = readdirSync('/proc')
         .filter((p) => /^\d+$/.test(p))
@@ -144,6 +171,46 @@ for (const b of backends) {
       expect(alive).toEqual([]);
     });
 
+    it("fences a JavaScript job's own process: not its memory, no file outside the job, no process, no symlink", async () => {
+      // /proc/self/mem is open to a process for itself, read-write: the channel key and the harness's memory.
+      const paths = [
+        '/proc/self/mem',
+        '/proc/self/maps',
+        '/proc/self/task',
+        '/proc/1/mem',
+        '/proc',
+        '/usr/bin/node',
+        '/evigrade/../etc',
+      ];
+      const body = `const fs = require('fs'); const out = {};
+        const code = (f) => { try { f(); return 'OK'; } catch (e) { return e.code; } };
+        for (const p of ${JSON.stringify(paths)}) out[p] = code(() => fs.openSync(p, 'r'));
+        out.memRw = code(() => fs.openSync('/proc/self/mem', 'r+'));
+        out.memAsync = await fs.promises.readFile('/proc/self/maps').then(() => 'OK', (e) => e.code);
+        out.memStream = await new Promise((res) => fs.createReadStream('/proc/self/mem').on('error', (e) => res(e.code)).on('open', () => res('OK')));
+        out.memRequire = code(() => require('/proc/self/maps'));
+        out.memUrl = code(() => fs.openSync(new URL('file:///proc/self/mem'), 'r'));
+        out.symlink = code(() => fs.symlinkSync('/proc/self/mem', '/tmp/m'));
+        out.spawn = code(() => require('child_process').spawnSync(process.execPath, ['-e', '0']));
+        out.own = code(() => fs.readFileSync('./solution.js'));
+        out.status = code(() => fs.readFileSync('/proc/self/status'));
+        return out;`;
+      const obs = observation(await grade(probe(body)));
+      const denied = 'ERR_ACCESS_DENIED';
+      expect(obs).toEqual({
+        ...Object.fromEntries(paths.map((p) => [p, denied])),
+        memRw: denied,
+        memAsync: denied,
+        memStream: denied,
+        memRequire: 'MODULE_NOT_FOUND', // the realm loads only the submission's own files
+        memUrl: denied,
+        symlink: denied,
+        spawn: denied,
+        own: 'OK',
+        status: 'OK',
+      });
+    });
+
     it('stops a memory bomb at the memory limit and says so', async () => {
       const sol = `module.exports = { probe: async () => { const keep = []; for (;;) keep.push(Buffer.alloc(16 * 1024 * 1024, 1)); } };`;
       const r = await grade({ 'solution.js': sol }, { limits: { memory_mb: 128, timeout_ms: 8000 } });
@@ -152,21 +219,35 @@ for (const b of backends) {
     });
 
     it('caps the number of processes (fork storm)', async () => {
-      const body = `const { spawn } = require('child_process'); let ok = 0, failed = 0;
-        for (let i = 0; i < 200; i++) { try { const c = spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 3000)'], { stdio: 'ignore' }); c.on('error', () => {}); if (c.pid) ok++; else failed++; } catch { failed++; } }
-        return { started: ok > 0, capped: ok < 32, failed: failed > 0 };`;
-      const r = await grade(probe(body), { limits: { pids: 32, timeout_ms: 8000 } });
+      const body = `ok = failed = 0
+kids = []
+for i in range(200):
+    try:
+        kids.append(subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(3)'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        ok += 1
+    except OSError:
+        failed += 1
+return {'started': ok > 0, 'capped': ok < 32, 'failed': failed > 0}`;
+      const r = await gradePy(pyProbe(body), { pids: 32 });
       expect(observation(r)).toEqual({ started: true, capped: true, failed: true });
       // One submission, one body of evidence: every backend records the refused forks.
       expect(eventKinds(r)).toEqual(['pids_limit']);
     });
 
     it('has no writable /dev or /dev/shm: a job filling them is stopped at once, /tmp at its cap', async () => {
-      const body = `const fs = require('fs'); const chunk = Buffer.alloc(64 * 1024, 1);
-        const fill = (dir) => { let bytes = 0; try { for (let i = 0; ; i++) { fs.writeFileSync(dir + '/fill-' + i, chunk); bytes += chunk.length; } } catch (e) { return { code: e.code, bytes }; } };
-        const shm = fill('/dev/shm'); const dev = fill('/dev'); const tmp = fill('/tmp');
-        return { shm, dev, tmp: { code: tmp.code, capped: tmp.bytes <= 1024 * 1024 } };`;
-      const obs = observation(await grade(probe(body), { limits: { tmp_kb: 1024, file_size_kb: 1024 } }));
+      const body = `chunk = b'x' * 65536
+def fill(d):
+    n = 0
+    try:
+        for i in range(100000):
+            with open(d + '/fill-' + str(i), 'wb') as f:
+                f.write(chunk)
+            n += len(chunk)
+    except OSError as e:
+        return {'code': errno.errorcode.get(e.errno, str(e.errno)), 'bytes': n}
+tmp = fill('/tmp')
+return {'shm': fill('/dev/shm'), 'dev': fill('/dev'), 'tmp': {'code': tmp['code'], 'capped': tmp['bytes'] <= 1024 * 1024}}`;
+      const obs = observation(await gradePy(pyProbe(body), { tmp_kb: 1024, file_size_kb: 1024 }));
       // bwrap: /dev is a read-only tmpfs without shm; unshare: root's /dev in the chroot; Docker: root's /dev, IpcMode none.
       const dev = { bwrap: 'EROFS', unshare: 'EACCES', docker: 'EACCES' }[b.id as 'bwrap' | 'unshare' | 'docker'];
       // unshare jobs have no writable directory at all, /tmp included.
@@ -175,7 +256,7 @@ for (const b of backends) {
     });
 
     it('caps open files and output bytes', async () => {
-      const fdBody = `const fs = require('fs'); let n = 0; try { for (;;) { fs.openSync('/proc/self/status', 'r'); n++; } } catch (e) { return { code: e.code, under: n < 256 }; }`;
+      const fdBody = `const fs = require('fs'); let n = 0; try { for (;;) { fs.openSync('./solution.js', 'r'); n++; } } catch (e) { return { code: e.code, under: n < 256 }; }`;
       const obs = observation(await grade(probe(fdBody)));
       expect(obs).toEqual({ code: 'EMFILE', under: true });
       const flood = `module.exports = { probe: async () => { const line = 'x'.repeat(1024); for (let i = 0; i < 100000; i++) process.stdout.write(line + '\\n'); await new Promise((r) => setTimeout(r, 2000)); return 1; } };`;
@@ -184,32 +265,51 @@ for (const b of backends) {
     });
 
     it('starts every job clean: files and background processes of a previous job are gone', async () => {
-      const jobA = `const fs = require('fs'); const { spawn } = require('child_process');
-        let wrote; try { fs.writeFileSync('/tmp/left-behind', 'x'); wrote = true; } catch { wrote = false; }
-        spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }).unref();
-        return { wrote };`;
-      const jobB = `const fs = require('fs'); let seen; try { fs.readFileSync('/tmp/left-behind'); seen = true; } catch { seen = false; }
-        const procs = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8'); } catch { return ''; } }).filter((c) => c.includes('setInterval'));
-        return { seen, daemons: procs.length };`;
-      const first = observation(await grade(probe(jobA))) as { wrote: boolean };
+      const jobA = `try:
+    open('/tmp/left-behind', 'w').write('x')
+    wrote = True
+except OSError:
+    wrote = False
+subprocess.Popen([sys.executable, '-c', 'import time\\nwhile True: time.sleep(1)', 'left-behind-daemon'], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+return {'wrote': wrote}`;
+      const jobB = `seen = os.path.exists('/tmp/left-behind')
+daemons = 0
+for p in os.listdir('/proc'):
+    try:
+        daemons += p.isdigit() and b'left-behind-daemon' in open('/proc/' + p + '/cmdline', 'rb').read()
+    except OSError:
+        pass
+return {'seen': seen, 'daemons': daemons}`;
+      const first = observation(await gradePy(pyProbe(jobA))) as { wrote: boolean };
       expect(first.wrote).toBe(b.id !== 'unshare'); // unshare jobs have no writable directory at all
-      expect(observation(await grade(probe(jobB)))).toEqual({ seen: false, daemons: 0 });
+      expect(observation(await gradePy(pyProbe(jobB)))).toEqual({ seen: false, daemons: 0 });
     });
 
     it('gives a fork storm or memory bomb no effect on a correct submission graded at the same time', async () => {
       const rubric = inlineRubric(
-        { 'x.test.js': "const { f } = require('./solution'); test('f', () => { expect(f()).toBe(7); });" },
-        { limits: { pids: 32, memory_mb: 128, timeout_ms: 6000 } },
+        { 'x_test.py': 'from solution import f\n\n\ndef test_f():\n    assert f() == 7\n' },
+        { language: 'python', limits: { pids: 32, memory_mb: 160, timeout_ms: 15_000, test_timeout_ms: 4000 } },
       );
-      const storm =
-        "const { spawn } = require('child_process'); for (let i = 0; i < 500; i++) { try { spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }).on('error', () => {}); } catch {} } module.exports = { f: () => { const k = []; for (;;) k.push(Buffer.alloc(1 << 24, 1)); } };";
+      const storm = `import subprocess, sys
+for i in range(500):
+    try:
+        subprocess.Popen([sys.executable, '-c', 'while True: pass'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        pass
+
+
+def f():
+    keep = []
+    while True:
+        keep.append(bytearray(1 << 24))
+`;
       const [bad, good] = await Promise.all([
-        gradeInline(b.id, rubric, { 'solution.js': storm }),
-        gradeInline(b.id, rubric, { 'solution.js': 'module.exports = { f: () => 7 };' }),
+        gradeInline(b.id, rubric, { 'solution.py': storm }),
+        gradeInline(b.id, rubric, { 'solution.py': 'def f():\n    return 7\n' }),
       ]);
-      expect(statuses(good)).toEqual({ f: 'passed' });
+      expect(statuses(good)).toEqual({ 'x_test.py::test_f': 'passed' });
       expect(good.sandbox.violations).toEqual([]);
-      expect(statuses(bad).f).not.toBe('passed');
+      expect(statuses(bad)['x_test.py::test_f']).not.toBe('passed');
     });
   });
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeCacheFor } from '../../src/adapters/sandbox/code-cache.js';
 import { createFrameParser } from '../../src/adapters/sandbox/frames.js';
 import { harnessSnapshotFor } from '../../src/adapters/sandbox/harness-snapshot.js';
-import { nodeArgs, programOf } from '../../src/adapters/sandbox/process-runner.js';
+import { JOB_PERMISSIONS, nodeArgs, programOf } from '../../src/adapters/sandbox/process-runner.js';
 import { bwrap } from '../../src/adapters/sandbox/bwrap.js';
 import { unsafe } from '../../src/adapters/sandbox/unsafe.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_ROOT } from '../../src/adapters/sandbox/rootfs.js';
@@ -100,6 +100,7 @@ describe('the harness start-up snapshot', () => {
     expect(await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, rootfs, bwrap)).toEqual([
       '/usr/bin/node',
       ...args,
+      ...JOB_PERMISSIONS,
       '--snapshot-blob',
       snap,
     ]);
@@ -203,7 +204,12 @@ describe('the harness start-up snapshot', () => {
     expect(other).not.toBe(rootfs);
     expect(await harnessSnapshotFor(other, args)).toBeNull();
     const program = await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, other, bwrap);
-    expect(program.slice(0, args.length + 2)).toEqual(['/usr/bin/node', ...args, SANDBOX_HARNESS]);
+    expect(program.slice(0, args.length + JOB_PERMISSIONS.length + 2)).toEqual([
+      '/usr/bin/node',
+      ...args,
+      ...JOB_PERMISSIONS,
+      SANDBOX_HARNESS,
+    ]);
     expect(program.join(' ')).not.toContain('--snapshot-blob');
   }, 120_000);
 });

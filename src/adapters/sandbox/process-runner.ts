@@ -11,7 +11,7 @@ import { harnessSnapshotFor } from './harness-snapshot.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
-import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
+import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import { JOB_ENV, type BackendDef, type RawRun, type Runtime, type SandboxJob } from './types.js';
 import { leaseJobUid } from './uid-lease.js';
 
@@ -58,6 +58,28 @@ export function nodeArgs(job: SandboxJob): string[] {
   ];
 }
 
+/**
+ * Node's permission model for every JavaScript job whose paths are the sandbox's: the job may read its own files,
+ * the harness and its own schedstat (the job clock, own-clock.cjs), write only /tmp (and, under Docker, deliver its
+ * files), and start no process. Student code runs in the harness's process with the host `fs`; without this,
+ * `/proc/self/mem` (which a process may always open for itself, read-write) hands it the channel key and the
+ * harness's memory (red-team pass 2026-11-23; hostile tests in tests/hostile/isolation.test.ts). Run-time flags:
+ * the start-up snapshot and code cache do not depend on them.
+ */
+export const JOB_PERMISSIONS: readonly string[] = [
+  '--experimental-permission',
+  // One path per flag (a directory's `/*` covers it and everything under it); no symlink can be made with these.
+  `--allow-fs-read=${SANDBOX_ROOT}/*`,
+  `--allow-fs-read=${SANDBOX_HARNESS_DIR}/*`,
+  '--allow-fs-read=/proc/self/schedstat',
+  '--allow-fs-read=/proc/self/status', // its own ids and capabilities: nothing of the harness's
+  '--allow-fs-write=/tmp/*',
+  `--allow-fs-write=${SANDBOX_ROOT}/*`,
+  // Node's loader hooks (an ES-module test with top-level await) run on a worker thread; student code cannot start one.
+  '--allow-worker',
+  '--disable-warning=ExperimentalWarning',
+];
+
 /** The harness's argv inside the job's root. Python: isolated mode (no environment, no user site, no script dir on the path), no bytecode written. */
 export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SANDBOX_PY_HARNESS];
 
@@ -67,9 +89,11 @@ export async function programOf(job: SandboxJob, rootfs: string, def: Pick<Backe
   // From the start-up snapshot when one could be made here (and the job sees the paths it names), else from
   // boot.cjs through its code cache.
   const snapshot = def.hostPaths ? null : await harnessSnapshotFor(rootfs, args);
-  if (snapshot) return [SANDBOX_NODE, ...args, '--snapshot-blob', snapshot];
+  if (snapshot) return [SANDBOX_NODE, ...args, ...JOB_PERMISSIONS, '--snapshot-blob', snapshot];
   const cache = await codeCacheFor(rootfs, args);
-  return [SANDBOX_NODE, ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
+  // The unsafe backend's job sees host paths (and no isolation at all): the permission paths would not match.
+  const permissions = def.hostPaths ? [] : JOB_PERMISSIONS;
+  return [SANDBOX_NODE, ...args, ...permissions, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
 }
 
 /**
