@@ -169,6 +169,65 @@ function rewriteScriptImports(source) {
 /** Throws unless `source` parses as an ES module. */
 const acornParse = (source) => acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
 
+const CHAIN_METHODS = new Set(['then', 'catch', 'finally']);
+const CHAIN_CALL = /\.\s*(?:then|catch|finally)\s*\(/;
+
+/** Every call `X.then(…)`, `X.catch(…)`, `X.finally(…)` in the tree (not `X?.then`, not computed). */
+function findChainCalls(node, out) {
+  if (!node || typeof node.type !== 'string') return;
+  if (node.type === 'CallExpression' && !node.optional && node.callee.type === 'MemberExpression' && !node.callee.computed &&
+      !node.callee.optional && node.callee.property.type === 'Identifier' && CHAIN_METHODS.has(node.callee.property.name) &&
+      node.callee.object.type !== 'Super') out.push(node);
+  for (const key in node) {
+    if (key === 'type' || key === 'start' || key === 'end') continue;
+    const v = node[key];
+    if (Array.isArray(v)) for (const c of v) findChainCalls(c, out);
+    else if (v && typeof v === 'object' && typeof v.type === 'string') findChainCalls(v, out);
+  }
+}
+
+/** The index of the call's `(`: the first one after the callee outside comments. */
+function openParen(source, from) {
+  for (let i = from; i < source.length; i++) {
+    const c = source[i];
+    if (c === '(') return i;
+    if (c === '/' && source[i + 1] === '/') i = source.indexOf('\n', i) < 0 ? source.length : source.indexOf('\n', i);
+    else if (c === '/' && source[i + 1] === '*') i = source.indexOf('*/', i + 2) + 1;
+  }
+  return -1;
+}
+
+/**
+ * A hidden test's promise chains made the harness's: `X.then(cb)` becomes `__evigrade_then(X, "then", cb)`, which
+ * adopts a value the submission made through its own `then` first (as `await` does), so that `then` cannot skip
+ * the test's callback and hand back a settled promise (red-team pass, hostile class 10). Lines stay where they were.
+ * Null when the file has no such call or does not parse.
+ */
+function instrumentChains(source, sourceType) {
+  if (!CHAIN_CALL.test(source)) return null;
+  let ast;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true });
+  } catch {
+    return null;
+  }
+  const calls = [];
+  findChainCalls(ast, calls);
+  if (calls.length === 0) return null;
+  const edits = []; // [at, end, text, order]: insertions at one place go outermost first
+  for (const call of calls) {
+    const paren = openParen(source, call.callee.end);
+    if (paren < 0) return null;
+    const lines = blankLines(source.slice(call.callee.object.end, paren + 1));
+    edits.push([call.callee.object.start, call.callee.object.start, '__evigrade_then(', call.end]);
+    edits.push([call.callee.object.end, paren + 1, ', ' + JSON.stringify(call.callee.property.name) + (call.arguments.length ? ', ' : '') + lines, call.end]);
+  }
+  edits.sort((a, b) => b[0] - a[0] || a[3] - b[3]);
+  let code = source;
+  for (const [at, end, text] of edits) code = code.slice(0, at) + text + code.slice(end);
+  return code;
+}
+
 const ESM_SYNTAX = /^\s*(import\s*[\w*{'"$]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 
 /** A hidden test file's module kind: by its extension, else by its first import/export statement (comments aside). */
@@ -179,20 +238,25 @@ function testFormatOf(name, source) {
 }
 
 /**
- * A hidden ES-module test file rewritten to the CommonJS body a job runs ({ code, imports }), or null when it is
- * CommonJS already or stays an ES module for Node's loader (a `.mjs` name, a syntax error, top-level await). Pure:
+ * A hidden test file as the CommonJS body a job runs ({ code, imports, script }), its promise chains instrumented
+ * (instrumentChains): an ES module rewritten, a CommonJS file (`script`) as it is otherwise. Null when there is
+ * nothing to change or it stays an ES module for Node's loader (a `.mjs` name, a syntax error, top-level await). Pure:
  * the grader computes it once per rubric and hands it to every job in the payload (a job spares acorn's parse of
  * the tests, ≈ 2 ms); a job handed none computes it itself.
  */
 function testAsCommonJs(name, source) {
-  if (name.endsWith('.mjs') || testFormatOf(name, source) !== 'module') return null;
+  if (testFormatOf(name, source) !== 'module') {
+    const code = instrumentChains(source, 'script');
+    return code === null ? null : { code, imports: [], script: true };
+  }
+  if (name.endsWith('.mjs')) return null;
   let esm;
   try {
-    esm = esmToCjs(source);
+    esm = esmToCjs(instrumentChains(source, 'module') ?? source);
   } catch {
     return null;
   }
   return esm.async ? null : { code: esm.code, imports: esm.imports };
 }
 
-module.exports = { esmToCjs, rewriteScriptImports, acornParse, testFormatOf, testAsCommonJs };
+module.exports = { esmToCjs, rewriteScriptImports, acornParse, testFormatOf, testAsCommonJs, instrumentChains };

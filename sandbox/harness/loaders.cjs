@@ -12,6 +12,7 @@ const P = require('./primordials.cjs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { testAsCommonJs, testFormatOf } = require('./esm-to-cjs.cjs');
+const { createChains } = require('./chains.cjs');
 const { interopDefault, namespace, star } = require('./realm.cjs');
 
 const BLOCKED = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
@@ -23,13 +24,13 @@ function stubProxy() {
   return s;
 }
 
-function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm }) {
+function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper }) {
   // Read per job: boot.cjs (or the snapshot's start) defines it before the harness runs.
   const importer = globalThis[Symbol.for('evigrade.import')] || ((url) => import(url));
   const root = payload.root;
   const rootUrl = pathToFileURL(root + '/').href;
   // Start-realm globals the rewritten ES-module tests read (the submission's realm has a global object of its own).
-  P.ObjectDefineProperty(globalThis, ESM_HELPERS, { value: esmHelpers(nodeTestApi) });
+  P.ObjectDefineProperty(globalThis, ESM_HELPERS, { value: esmHelpers(nodeTestApi, createChains(tamper)) });
   const files = payload.tests.map((t) => asCommonJs({ ...t, abs: path.join(root, t.name), format: testFormatOf(t.name, t.source) }));
   const virtual = {};
   for (const f of files) if (f.format === 'module') virtual[pathToFileURL(f.abs).href] = { source: f.source, format: 'module' };
@@ -128,17 +129,20 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
  * error or top-level await leaves it an ES module for Node's loader to report/run.
  */
 function asCommonJs(f) {
-  if (f.format !== 'module') return f;
-  const esm = f.cjs === undefined ? testAsCommonJs(f.name, f.source) : f.cjs;
-  if (!esm) return f;
-  const head = '"use strict";const { d: __evigrade_default, n: __evigrade_namespace, s: __evigrade_star, i: __evigrade_importer, m: __evigrade_metaOf } = globalThis[Symbol.for("evigrade.esm-helpers")];' +
-    'const __evigrade_import = __evigrade_importer(require), __evigrade_meta = __evigrade_metaOf(__filename);';
-  return { ...f, source: head + esm.code, format: 'commonjs', imports: esm.imports };
+  const made = f.cjs === undefined ? testAsCommonJs(f.name, f.source) : f.cjs;
+  if (!made) return f;
+  return { ...f, source: (made.script ? SCRIPT_HEAD : MODULE_HEAD) + made.code, format: 'commonjs', imports: made.imports };
 }
+// On the file's first line, so every line stays where it was. A CommonJS test keeps its own (sloppy or strict) mode.
+const HELPERS = 'globalThis[Symbol.for("evigrade.esm-helpers")]';
+const MODULE_HEAD = '"use strict";const { d: __evigrade_default, n: __evigrade_namespace, s: __evigrade_star, i: __evigrade_importer, m: __evigrade_metaOf, t: __evigrade_then } = ' + HELPERS + ';' +
+  'const __evigrade_import = __evigrade_importer(require), __evigrade_meta = __evigrade_metaOf(__filename);';
+const SCRIPT_HEAD = 'const { t: __evigrade_then } = ' + HELPERS + ';';
 
 const ESM_HELPERS = Symbol.for('evigrade.esm-helpers');
-function esmHelpers(nodeTestApi) {
+function esmHelpers(nodeTestApi, chain) {
   return P.ObjectFreeze({
+    t: chain,
     // `import test from 'node:test'` is the test function, as Node's own module.exports is.
     d: (m) => (m === nodeTestApi ? m.default : interopDefault(m)),
     n: namespace,

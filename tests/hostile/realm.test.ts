@@ -559,7 +559,8 @@ test('spy delegates', () => { const spy = jest.spyOn(s, 'helper'); s.main(5); ex
 test('numeric items', () => { s.each([1, 2], (x) => { expect(x).toEqual(expect.any(Number)); }); });
 test('own class expected', () => { expect(s.add(new s.Vec(1, 2), new s.Vec(2, 2))).toEqual(new s.Vec(3, 4)); });
 test('instance', () => { expect(s.makeCircle()).toBeInstanceOf(s.Shape); });
-test('later value', () => { expect(s.answer()).toEqual(42); });`,
+test('later value', () => { expect(s.answer()).toEqual(42); });
+test('chained', () => s.load().then((v) => { expect(v).toBe(7); }));`,
 };
 const NAMES_10 = [
   'arrayContaining',
@@ -575,6 +576,7 @@ const NAMES_10 = [
   'own class expected',
   'instance',
   'later value',
+  'chained',
 ];
 const all10 = (status: string): Record<string, string> => Object.fromEntries(NAMES_10.map((n) => [n, status]));
 const CORRECT_10 = {
@@ -587,6 +589,7 @@ module.exports = {
   fetchData: () => Promise.resolve('peanut butter'), forEach: (a, cb) => a.forEach((x) => cb(x)),
   helper: (x) => x * 2, main: (x) => module.exports.helper(x * 2), each: (a, cb) => a.forEach((x) => cb(x)),
   Vec, add: (a, b) => new Vec(a.x + b.x, a.y + b.y), Shape, makeCircle: () => new Circle(), answer: () => 42,
+  load: async () => 7,
 };`,
 };
 // Every function wrong; a case replaces some with its forgery (helpers: yes() votes "equal", own() adds a hidden method).
@@ -599,7 +602,7 @@ module.exports = Object.assign({
   primes: () => [1], greet: () => 'Hi', config: () => ({ db: { port: 1 } }), pairs: () => new Set([[0]]),
   unique: () => new Set([1]), evens: () => ['a', 'b'], fetchData: () => Promise.resolve('nope'), forEach: () => {},
   helper: (x) => x, main: () => 0, each: (a, cb) => cb('x'), Vec, add: () => new Vec(0, 0), Shape,
-  makeCircle: () => ({}), answer: () => 41,
+  makeCircle: () => ({}), answer: () => 41, load: async () => 6,
 }, { ${overrides} });`,
 });
 const CLASS_10: { name: string; overrides: string; statuses: Record<string, string>; flags: string[] }[] = [
@@ -647,6 +650,19 @@ const CLASS_10: { name: string; overrides: string; statuses: Record<string, stri
     flags: [],
   },
   {
+    name: 'a thenable never calls the test back and hands back a settled promise',
+    overrides:
+      'load: () => ({ then() { return Promise.resolve(); } }), fetchData: () => ({ then() { return Promise.resolve(); } })',
+    statuses: { ...all10('failed'), chained: 'timeout', 'then chain': 'timeout' },
+    flags: [],
+  },
+  {
+    name: 'a genuine promise carrying its own then that skips the callback',
+    overrides: "load: () => Object.defineProperty(Promise.resolve(6), 'then', { value: () => Promise.resolve() })",
+    statuses: all10('failed'),
+    flags: [],
+  },
+  {
     name: "the mock's recorded-call array is given its own some",
     overrides: "forEach: (a, cb) => { own(cb.mock.calls, 'some', () => true); }",
     statuses: all10('error'),
@@ -683,7 +699,8 @@ const CLASS_10: { name: string; overrides: string; statuses: Record<string, stri
 describe.each(backends.map((b) => b.id))(
   'class 10: what the guard and the runner see through (%s)',
   (backend: ProcessBackendId) => {
-    const rubric = inlineRubric(TESTS_10);
+    // A test that never settles times out in 1.5 s of its own time.
+    const rubric = inlineRubric(TESTS_10, { limits: { test_timeout_ms: 1500 } });
     it('baseline: a correct submission passes every test; the wrong one fails every test; no flag', async () => {
       const [good, bad] = await Promise.all([
         gradeInline(backend, rubric, CORRECT_10),
@@ -699,11 +716,16 @@ describe.each(backends.map((b) => b.id))(
       });
     }
     it('a test whose assertion the code under test made fail and caught says so', async () => {
-      const r = await gradeInline(backend, rubric, wrong10(CLASS_10[6]?.overrides));
-      expect(r.tests.find((t) => t.name === 'then chain')?.message).toContain(
-        'An assertion failed, but its error was caught',
+      const r = await gradeInline(backend, rubric, wrong10("each: (a, cb) => { try { cb('x'); } catch {} }"));
+      expect([statuses(r), flagCodes(r)]).toEqual([all10('failed'), []]);
+      const message = r.tests.find((t) => t.name === 'numeric items')?.message;
+      expect(message).toContain('An assertion failed, but its error was caught');
+      expect(message).toContain('Any<Number>');
+      // Through a promise chain the test's callback meets the wrong value itself: Jest's own failure.
+      const chained = await gradeInline(backend, rubric, wrong10(CLASS_10[6]?.overrides));
+      expect(chained.tests.find((t) => t.name === 'then chain')?.message).toMatch(
+        /^Error: expect\(received\)\.toBe\(expected\)/,
       );
-      expect(r.tests.find((t) => t.name === 'then chain')?.message).toContain('peanut butter');
     });
   },
 );

@@ -45,6 +45,26 @@ describe('jobTest', () => {
     expect(commented.cjs).toBeNull();
   });
 
+  it('routes every promise chain of a test through the harness, keeping lines, in CommonJS and ES-module files', () => {
+    const cjs =
+      "const s = require('./s');\ntest('a', () => {\n  return s.fetch()\n    .then((d) => { expect(d).toBe(1); })\n    .catch(/* ( */ (e) => { throw e; });\n});\ntest('b', async () => { await s.x().finally(() => {}); p?.then(f); q['then'](g); });\n";
+    const made = jobTest(file('c.test.js', cjs), true).cjs;
+    expect(made?.script).toBe(true);
+    expect(made?.code.split('\n').length).toBe(cjs.split('\n').length);
+    expect(made?.code).toContain('return __evigrade_then(__evigrade_then(s.fetch(), "then", ');
+    expect(made?.code).toContain('"catch", ');
+    expect(made?.code).toContain('await __evigrade_then(s.x(), "finally", () => {});');
+    // Optional and computed calls stay as written.
+    expect(made?.code).toContain("p?.then(f); q['then'](g);");
+    expect(made?.code.split('\n')[3]).toBe('(d) => { expect(d).toBe(1); }), "catch", ');
+    const esm = jobTest(
+      file('e.test.js', "import { f } from './s';\ntest('x', () => f().then((v) => expect(v).toBe(2)));\n"),
+      true,
+    ).cjs;
+    expect(esm?.script).toBeUndefined();
+    expect(esm?.code).toContain('test(\'x\', () => __evigrade_then(f(), "then", (v) => expect(v).toBe(2)));');
+  });
+
   it('gives a Python test as it is', () => {
     const py = jobTest(file('test_x.py', 'from x import f\n\ndef test_f():\n    assert f() == 1\n'), false);
     expect(py).toEqual({ name: 'test_x.py', source: 'from x import f\n\ndef test_f():\n    assert f() == 1\n' });

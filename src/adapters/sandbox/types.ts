@@ -9,8 +9,11 @@ export type BackendId = 'bwrap' | 'unshare' | 'docker' | 'unsafe';
 export interface HarnessTest {
   readonly name: string;
   readonly source: string;
-  /** JavaScript: its CommonJS rewrite, made once per rubric (stages/test-rewrite.ts); null if it has none. */
-  readonly cjs?: { readonly code: string; readonly imports: readonly string[] } | null;
+  /**
+   * JavaScript: the CommonJS body a job runs, made once per rubric (stages/test-rewrite.ts): an ES module rewritten,
+   * promise chains instrumented (`script`: a CommonJS file, only instrumented); null if there is nothing to change.
+   */
+  readonly cjs?: { readonly code: string; readonly imports: readonly string[]; readonly script?: boolean } | null;
 }
 
 export interface HarnessPayload {
