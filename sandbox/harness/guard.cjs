@@ -184,6 +184,90 @@ function createGuard(tamper) {
   }
 
   /**
+   * toMatchObject, toHaveProperty and objectContaining also read what the received value inherits, a class's getters
+   * included, and a getter runs the submission's code on every read: it could answer the walk one thing and Jest
+   * another. Each property the expected value names there is read here once, into a copy of the received value (same
+   * prototype) where it is own data; Jest compares the copy, whose values are walked like any others. `inherited`:
+   * whether Jest reads inherited properties at this level (toMatchObject, or under objectContaining); elsewhere only
+   * own data is followed, to the levels below. Values with internal slots (Map, Set, Date…) are left as they are.
+   */
+  function readAlong(r, shape, inherited, depth) {
+    if (depth > 50 || !ordinary(r) || shape === null || typeof shape !== 'object' || isProxy(shape)) return r;
+    if (WeakSetHas(branded, shape)) return objectContaining(shape) ? readAlong(r, shape.sample, true, depth) : r;
+    let copy = null;
+    const keys = ownKeys(shape);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const ds = P.ObjectGetOwnPropertyDescriptor(shape, k);
+      if (!ds || !('value' in ds) || !ds.enumerable) continue;
+      const own = P.ObjectGetOwnPropertyDescriptor(r, k);
+      let v;
+      if (own) {
+        if (!('value' in own)) continue; // an own accessor: the walk refuses it
+        v = own.value;
+      } else {
+        const d = inherited ? descriptorOnChain(r, k) : undefined;
+        if (!d || d.intrinsic || d.proxy) continue;
+        v = 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, r, []) : undefined;
+      }
+      const inner = readAlong(v, ds.value, inherited, depth + 1);
+      if (own && inner === v) continue;
+      copy = copy || cloneOwn(r);
+      P.ObjectDefineProperty(copy, k, { value: inner, writable: true, enumerable: true, configurable: true });
+    }
+    return copy || r;
+  }
+
+  /** toHaveProperty's path read as Jest reads it (inherited properties too), once; the value there follows own data. */
+  function readPath(r, path, value) {
+    const parts = P.ArrayIsArray(path) ? path : typeof path === 'string' ? P.StringSplit(path, /\.|\[|\]/).filter((p) => p !== '') : null;
+    if (!parts || parts.length === 0 || parts.length > 50) return r;
+    const along = (node, i) => {
+      if (i === parts.length) return value === undefined ? node : readAlong(node, value, false, i);
+      if (!ordinary(node)) return node;
+      const k = parts[i];
+      const own = P.ObjectGetOwnPropertyDescriptor(node, k);
+      let v;
+      if (own) {
+        if (!('value' in own)) return node;
+        v = own.value;
+      } else {
+        const d = descriptorOnChain(node, k);
+        if (!d || d.intrinsic || d.proxy) return node;
+        v = 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, node, []) : undefined;
+      }
+      const inner = along(v, i + 1);
+      if (own && inner === v) return node;
+      const copy = cloneOwn(node);
+      P.ObjectDefineProperty(copy, k, { value: inner, writable: true, enumerable: true, configurable: true });
+      return copy;
+    };
+    return along(r, 0);
+  }
+
+  const ordinary = (r) =>
+    r !== null && typeof r === 'object' && !isProxy(r) && !isSet(r) && !isMap(r) && !types.isDate(r) && !types.isRegExp(r) &&
+    !types.isNativeError(r) && !types.isPromise(r) && !ArrayBuffer.isView(r) && !types.isAnyArrayBuffer(r) && !types.isBoxedPrimitive(r);
+  const objectContaining = (m) => {
+    const c = descriptorOnChain(m, 'constructor');
+    return !!c && 'value' in c && typeof c.value === 'function' && (c.value.name === 'ObjectContaining' || c.value.name === 'ObjectNotContaining');
+  };
+
+  /** A copy with the same prototype and own properties (an array stays an array). */
+  function cloneOwn(r) {
+    const array = P.ArrayIsArray(r);
+    const c = array ? [] : {};
+    Object.setPrototypeOf(c, getProto(r));
+    const keys = ownKeys(r);
+    for (let i = 0; i < keys.length; i++) {
+      if (array && keys[i] === 'length') continue;
+      P.ObjectDefineProperty(c, keys[i], P.ObjectGetOwnPropertyDescriptor(r, keys[i]));
+    }
+    if (array) c.length = r.length;
+    return c;
+  }
+
+  /**
    * Whether `v` (or a prototype of the submission's on its chain) claims a kind of the platform's it is not: a
    * `Symbol.toStringTag` naming one (Jest's `isA` believes it), a `constructor` that is an intrinsic constructor
    * (Jest's `iterableEquality` compares constructors, then trusts `size`, `has` and the iterator), or, on a genuine
@@ -310,6 +394,7 @@ function createGuard(tamper) {
       if (typeof orig !== 'function') continue;
       const wrapped = function (received, ...expected) {
         if (DEEP.has(name)) {
+          received = name === 'toHaveProperty' ? readPath(received, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(received, expected[0], name === 'toMatchObject', 0);
           let why = selfDecided(received);
           // Jest iterates what toContainEqual receives (Array.from): iterated here once, and its items walked.
           if (!why && name === 'toContainEqual' && received !== null && typeof received === 'object' && !P.ArrayIsArray(received)) {

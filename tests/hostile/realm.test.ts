@@ -560,7 +560,10 @@ test('numeric items', () => { s.each([1, 2], (x) => { expect(x).toEqual(expect.a
 test('own class expected', () => { expect(s.add(new s.Vec(1, 2), new s.Vec(2, 2))).toEqual(new s.Vec(3, 4)); });
 test('instance', () => { expect(s.makeCircle()).toBeInstanceOf(s.Shape); });
 test('later value', () => { expect(s.answer()).toEqual(42); });
-test('chained', () => s.load().then((v) => { expect(v).toBe(7); }));`,
+test('chained', () => s.load().then((v) => { expect(v).toBe(7); }));
+test('match object', () => { expect(s.account(100)).toMatchObject({ balance: 100 }); });
+test('has property', () => { expect({ owner: s.account(100) }).toHaveProperty('owner.balance', 100); });
+test('object containing', () => { expect(s.account(100)).toEqual(expect.objectContaining({ balance: 100 })); });`,
 };
 const NAMES_10 = [
   'arrayContaining',
@@ -577,19 +580,23 @@ const NAMES_10 = [
   'instance',
   'later value',
   'chained',
+  'match object',
+  'has property',
+  'object containing',
 ];
 const all10 = (status: string): Record<string, string> => Object.fromEntries(NAMES_10.map((n) => [n, status]));
 const CORRECT_10 = {
   'solution.js': `class Vec { constructor(x, y) { this.x = x; this.y = y; } }
 class Shape {}
 class Circle extends Shape {}
+class Account { constructor(b) { this._b = b; } get balance() { return this._b; } }
 module.exports = {
   primes: () => [2, 3, 5, 7], greet: (n) => 'Hello, ' + n + '!', config: () => ({ db: { port: 5432 } }),
   pairs: () => new Set([[1, 2]]), unique: (a) => new Set(a), evens: () => [0, 2],
   fetchData: () => Promise.resolve('peanut butter'), forEach: (a, cb) => a.forEach((x) => cb(x)),
   helper: (x) => x * 2, main: (x) => module.exports.helper(x * 2), each: (a, cb) => a.forEach((x) => cb(x)),
   Vec, add: (a, b) => new Vec(a.x + b.x, a.y + b.y), Shape, makeCircle: () => new Circle(), answer: () => 42,
-  load: async () => 7,
+  load: async () => 7, account: (b) => new Account(b),
 };`,
 };
 // Every function wrong; a case replaces some with its forgery (helpers: yes() votes "equal", own() adds a hidden method).
@@ -598,11 +605,12 @@ const wrong10 = (overrides = ''): Record<string, string> => ({
 const own = (o, k, v) => { Object.defineProperty(o, k, { value: v }); return o; };
 class Vec { constructor(x, y) { this.x = x; this.y = y; } }
 class Shape {}
+class Account { constructor(b) { this._b = b; } get balance() { return this._b; } }
 module.exports = Object.assign({
   primes: () => [1], greet: () => 'Hi', config: () => ({ db: { port: 1 } }), pairs: () => new Set([[0]]),
   unique: () => new Set([1]), evens: () => ['a', 'b'], fetchData: () => Promise.resolve('nope'), forEach: () => {},
   helper: (x) => x, main: () => 0, each: (a, cb) => cb('x'), Vec, add: () => new Vec(0, 0), Shape,
-  makeCircle: () => ({}), answer: () => 41, load: async () => 6,
+  makeCircle: () => ({}), answer: () => 41, load: async () => 6, account: (b) => new Account(b - 1),
 }, { ${overrides} });`,
 });
 const CLASS_10: { name: string; overrides: string; statuses: Record<string, string>; flags: string[] }[] = [
@@ -659,6 +667,19 @@ const CLASS_10: { name: string; overrides: string; statuses: Record<string, stri
   {
     name: 'a genuine promise carrying its own then that skips the callback',
     overrides: "load: () => Object.defineProperty(Promise.resolve(6), 'then', { value: () => Promise.resolve() })",
+    statuses: all10('failed'),
+    flags: [],
+  },
+  {
+    name: "a class's getter answers what toMatchObject, toHaveProperty and objectContaining read",
+    overrides: 'account: () => new (class { get balance() { return yes(); } })()',
+    statuses: all10('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'a getter answers the first read with plain data and later ones with a vote (the harness reads it once, Jest reads that)',
+    overrides:
+      'account: () => { let reads = 0; return new (class { get balance() { return reads++ === 0 ? 99 : yes(); } })(); }',
     statuses: all10('failed'),
     flags: [],
   },
