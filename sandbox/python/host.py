@@ -17,7 +17,7 @@ import types
 
 import handover
 from rpc import Endpoint, Remote
-from wire import ChannelBroken, Pipe, WireError
+from wire import ChannelBroken, EncodeError, Pipe, WireError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIRM_S = 0.1
@@ -30,6 +30,17 @@ class SubmissionStopped(BaseException):
     def __init__(self, status, message):
         super().__init__(message)
         self.status = status
+
+
+class NotHandedOver(BaseException):
+    """A request that never reached the submission's process: what this test would send cannot cross (a
+    value of its own the wire cannot carry, or an object of a process an earlier test stopped). The harness's
+    limit, not the submission's doing: that test fails saying so, nothing is flagged (red-team F13). A
+    BaseException, so no `except Exception` or `pytest.raises(Exception)` takes it for the submission's answer."""
+
+
+class StaleObject(NotHandedOver):
+    """An object of a submission process that an earlier test's stop ended (held by a module fixture, say)."""
 
 
 class OutputLimit(BaseException):
@@ -78,6 +89,8 @@ class Submission:
         self.ep = None
         self.generation = 0
         self.stopped = None  # (status, message) once this test's process was stopped
+        self.test = None  # the running test's node id
+        self.ended = {}  # generation -> (test, status) of the stop that ended that process
         self.mirrors = {}
 
     # -- the process
@@ -130,13 +143,15 @@ class Submission:
         self.ep = None
         return code
 
-    def new_test(self, budget_ms):
+    def new_test(self, budget_ms, test=None):
         """Each test starts with its full budget; a process stopped by the previous test is started afresh."""
         self.budget.reset(budget_ms)
         self.stopped = None
+        self.test = test
 
     def stop(self, status, message):
         self.kill()
+        self.ended.setdefault(self.generation, (self.test, status))
         self.stopped = (status, message)
         raise SubmissionStopped(status, message)
 
@@ -209,6 +224,10 @@ class Submission:
             return self.ep.request(op, target, name, args, kwargs)
         except ChannelBroken:
             return self.died()
+        except EncodeError as e:
+            # Found before sending: the channel is intact and the submission was never asked.
+            raise NotHandedOver("this test's value cannot be handed to the submission's process: %s "
+                                '(values cross as plain data, copied)' % e) from None
         except WireError as e:
             self.events.append(('tampering.protocol', "the submission's process broke the protocol: %s" % e))
             return self.stop('failed', "the submission's process broke the protocol: %s" % e)
@@ -221,7 +240,10 @@ class Submission:
         if key[0] == 'M':
             return {'M': [key[1], key[2], None, None]}
         if key[1] != self.generation:
-            raise WireError("an object of the submission's previous process (stopped by an earlier test)")
+            test, status = self.ended.get(key[1], ('an earlier test', 'stopped'))
+            raise StaleObject("this object belonged to the submission's process that %s stopped (%s); a new process "
+                              'answers the tests since, and the object did not survive it (a module or session fixture, or '
+                              'a test-module global, held it)' % (test, status))
         return {'Y': key[2]}
 
     def import_module(self, name):
