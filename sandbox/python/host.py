@@ -12,10 +12,10 @@ import select
 import signal
 import subprocess
 import sys
-import time
 import types
 
 import handover
+import owntime
 from rpc import Endpoint, Remote
 from wire import ChannelBroken, EncodeError, Pipe, WireError
 
@@ -47,27 +47,8 @@ class OutputLimit(BaseException):
     """The submission printed more than the job allows during one request."""
 
 
-def _schedstat(pid):
-    """{tid: (run ns, wait ns, slices, runnable)} for the process's threads, now."""
-    out = {}
-    try:
-        tids = os.listdir('/proc/%d/task' % pid)
-    except OSError:
-        return out
-    for tid in tids:
-        try:
-            with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
-                run, wait, slices = (int(x) for x in f.read().split()[:3])
-            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
-                state = f.read().rsplit(') ', 1)[1][:1]
-        except (OSError, ValueError, IndexError):
-            continue
-        out[tid] = (run, wait, slices, state == 'R')
-    return out
-
-
 class Budget:
-    """A test's time in the submission's process: wall time it spent answering minus what it waited for a CPU."""
+    """A test's time in the submission's processes, in their own time (owntime.py), and what is left of it."""
 
     def __init__(self, ms):
         self.ms = ms
@@ -92,6 +73,7 @@ class Submission:
         self.test = None  # the running test's node id
         self.ended = {}  # generation -> (test, status) of the stop that ended that process
         self.mirrors = {}
+        owntime.become_subreaper()
 
     # -- the process
     def start(self):
@@ -134,6 +116,7 @@ class Submission:
         except OSError:
             pass
         code = self.proc.wait()
+        owntime.kill_descendants()
         for fd in self.fds:
             try:
                 os.close(fd)
@@ -173,46 +156,26 @@ class Submission:
             return self.stop('failed', "the submission's process closed its channel to the tests during this test")
         return self.stop('failed', "the submission's process ended during this test (exit code %s)" % code)
 
-    # -- timing: the budget counts the submission's own time, never time it waited for a CPU
+    # -- timing: the budget counts the submission's own time, never time the machine kept it waiting (owntime.py)
     def wait(self):
-        """Blocks until the submission answers, or stops it once the test's budget is provably spent."""
-        fd, pid = self.fds[0], self.proc.pid
-        before = _schedstat(pid)
-        t0 = time.monotonic()
-        last, last_t = before, t0
+        """Blocks until the submission answers, or stops it once the test's budget is provably spent. Samples
+        at least every CONFIRM_S, so a child that lives a little while is seen (red-team F6, F12)."""
+        fd = self.fds[0]
+        clock = owntime.OwnTime()
+        upper = 0.0
         while True:
             left = self.budget.ms - self.budget.used
-            upper = self.sample(pid, before, t0)[0]
             try:
-                ready, _, _ = select.select([fd], [], [], max(left - upper, 0) / 1000 if left > upper else CONFIRM_S)
+                ready, _, _ = select.select([fd], [], [], CONFIRM_S if left <= upper else min((left - upper) / 1000, CONFIRM_S))
             except (OSError, ValueError) as e:
                 raise ChannelBroken('waiting on the pipe failed: %s' % e) from None
-            upper, lower, now, t = self.sample(pid, before, t0, last, last_t)
+            upper, lower = clock.sample()
             if ready:
                 self.budget.used += max(upper, 0)
                 return
             if lower >= left:
                 self.budget.used += upper
                 self.stop('timeout', 'Exceeded timeout of %d ms for a test (counted in the submission\'s own time).' % self.budget.ms)
-            last, last_t = now, t
-
-    @staticmethod
-    def sample(pid, before, t0, last=None, last_t=None):
-        """(upper, lower) bounds of the submission's own time since t0: wall minus its counted waits, and what
-        is proven (its busiest thread's CPU, or the upper bound less a wait in progress Linux has not added)."""
-        now = _schedstat(pid)
-        t = time.monotonic()
-        waited = sum(v[1] - before.get(k, (0, 0))[1] for k, v in now.items()) / 1e6
-        upper = (t - t0) * 1000 - waited
-        busiest = max([(v[0] - before.get(k, (0,))[0]) / 1e6 for k, v in now.items()] or [0])
-        pending, unproven = 0.0, False
-        for k, v in now.items():
-            if v[3]:
-                if last is None or (k in last and last[k][3] and last[k][2] >= v[2]):
-                    unproven = True
-                pending += (t - (last_t or t0)) * 1000
-        lower = busiest if unproven else max(busiest, upper - pending)
-        return upper, lower, now, t
 
     # -- requests to the submission
     def request(self, op, target, name=None, args=(), kwargs=None):

@@ -5,9 +5,11 @@
 // Run by tests/hostile/python.test.ts on every isolating backend, like python-handover-cases.ts.
 import type { OwnCase } from './python-handover-cases.js';
 
-/** A case that also pins the failure message of some tests. */
+/** A case that also pins the failure message of some tests, or how long the run may take. */
 export interface MessageCase extends OwnCase {
   readonly messages?: Record<string, RegExp>;
+  /** The most wall time the test run may take (a submission must not hold the grader). */
+  readonly maxTestRunMs?: number;
 }
 
 const STALE =
