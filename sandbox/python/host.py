@@ -43,6 +43,12 @@ class StaleObject(NotHandedOver):
     """An object of a submission process that an earlier test's stop ended (held by a module fixture, say)."""
 
 
+class AnswerRefused(BaseException):
+    """An answer of the submission's a test may not use: it decided an operation that had a test's plain value
+    as operand, which may be the expected one (red-team F10). A BaseException, so a `pytest.raises(TypeError)`
+    cannot take the refusal for the TypeError a test expected."""
+
+
 class OutputLimit(BaseException):
     """The submission printed more than the job allows during one request."""
 
@@ -411,6 +417,57 @@ def _comparison(name):
     return method
 
 
+# Arithmetic with a test's plain value goes to the submission (a Clock plus minutes), but that value may be
+# the expected one (`abs(f(x) - expected) < eps`, red-team F10). So the answer must be another object of the
+# submission, marked as having seen a test's value: it may be printed, indexed, read or compared with the
+# submission's objects, never turned into a number or truth value (abs, round, float, bool…) a test compares.
+OPERATORS = {'__add__': '+', '__sub__': '-', '__mul__': '*', '__truediv__': '/', '__floordiv__': '//', '__mod__': '%',
+             '__pow__': '**', '__matmul__': '@', '__and__': '&', '__or__': '|', '__xor__': '^', '__lshift__': '<<',
+             '__rshift__': '>>', '__radd__': '+', '__rsub__': '-', '__rmul__': '*', '__rtruediv__': '/',
+             '__rfloordiv__': '//', '__rmod__': '%', '__rpow__': '**'}
+SAW_PLAIN = '_evigrade_saw_plain'
+
+
+def _saw_plain(v):
+    return isinstance(v, RemoteObject) and object.__getattribute__(v, '__dict__').get(SAW_PLAIN, False)
+
+
+def _refuse(obj, what, answer):
+    note(object.__getattribute__(obj, '_evigrade_target')._sub.events, 'equality.submission_defined',
+         "a test's plain value reached the submission as an operand (%s: %s); the submission's answer was not used, "
+         'and the test failed' % (what, answer))
+    raise AnswerRefused("the submission's answer to %s is not used (%s): an operation with a test's plain value as "
+                        'operand (perhaps the expected value) must give another object of the submission, and what '
+                        'comes of that object is never made a plain number a test compares' % (what, answer))
+
+
+def _arithmetic(name):
+    def method(self, other):
+        value = _call(self, 'dunder', name, (other,))
+        if isinstance(other, RemoteObject) and not _saw_plain(self) and not _saw_plain(other):
+            return value
+        if isinstance(value, RemoteObject):
+            object.__getattribute__(value, '__dict__')[SAW_PLAIN] = True
+            return value
+        left, right = type(self).__name__, type(other).__name__
+        if name.startswith('__r'):
+            left, right = right, left
+        _refuse(self, '`%s %s %s`' % (left, OPERATORS[name], right), 'it gave a plain %s' % type(value).__name__)
+    method.__name__ = name
+    return method
+
+
+def _numeric(name, coerce=None):
+    forward = _remote_dunder(name, coerce)
+
+    def method(self, *args):
+        if _saw_plain(self):
+            _refuse(self, "%s() of an object it computed with a test's plain value" % name.strip('_'), 'refused before asking')
+        return forward(self, *args)
+    method.__name__ = name
+    return method
+
+
 class RemoteObject(Remote):
     """An object of the submission: every operation is asked of its process."""
 
@@ -430,7 +487,6 @@ class RemoteObject(Remote):
     __repr__ = _remote_dunder('__repr__', str)
     __str__ = _remote_dunder('__str__', str)
     __len__ = _remote_dunder('__len__', int)
-    __bool__ = _remote_dunder('__bool__', bool)
     __hash__ = _remote_dunder('__hash__', int)
     __iter__ = _remote_dunder('__iter__')
     __reversed__ = _remote_dunder('__reversed__')
@@ -446,21 +502,19 @@ class RemoteObject(Remote):
     __ge__ = _comparison('__ge__')
     __enter__ = _remote_dunder('__enter__')
     __exit__ = _remote_dunder('__exit__')
-    __neg__ = _remote_dunder('__neg__')
-    __pos__ = _remote_dunder('__pos__')
-    __abs__ = _remote_dunder('__abs__')
-    __invert__ = _remote_dunder('__invert__')
-    __int__ = _remote_dunder('__int__', int)
-    __float__ = _remote_dunder('__float__', float)
-    __index__ = _remote_dunder('__index__', int)
-    __round__ = _remote_dunder('__round__')
+    __neg__ = _numeric('__neg__')
+    __pos__ = _numeric('__pos__')
+    __abs__ = _numeric('__abs__')
+    __invert__ = _numeric('__invert__')
+    __int__ = _numeric('__int__', int)
+    __float__ = _numeric('__float__', float)
+    __index__ = _numeric('__index__', int)
+    __round__ = _numeric('__round__')
+    __bool__ = _numeric('__bool__', bool)
 
 
-# Ordering and arithmetic go to the submission: what they return is plain data or another proxy.
-for _name in ('__add__', '__sub__', '__mul__', '__truediv__', '__floordiv__',
-              '__mod__', '__pow__', '__matmul__', '__and__', '__or__', '__xor__', '__lshift__', '__rshift__',
-              '__radd__', '__rsub__', '__rmul__', '__rtruediv__', '__rfloordiv__', '__rmod__', '__rpow__'):
-    setattr(RemoteObject, _name, _remote_dunder(_name))
+for _name in OPERATORS:
+    setattr(RemoteObject, _name, _arithmetic(_name))
 
 
 class RemoteCallable(RemoteObject):

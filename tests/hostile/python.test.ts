@@ -17,6 +17,7 @@ import {
 import { ANSWERS, HANDED_OVER, STAR_IMPORT } from './python-handover-cases.js';
 import { RESTARTS, type MessageCase } from './python-restart-cases.js';
 import { TIME } from './python-time-cases.js';
+import { ARITHMETIC } from './python-arithmetic-cases.js';
 
 const TESTS = `import pytest
 from solution import total, Box, make
@@ -219,6 +220,7 @@ describe.each(backends)('Python submissions and what the tests hand them ($id)',
       ['answers', ANSWERS],
       ['restarts', RESTARTS],
       ['time', TIME],
+      ['arithmetic', ARITHMETIC],
     ],
     async (c: MessageCase) => {
       const r = await gradeInline(id, ownRubric(c.tests), { 'solution.py': c.code });
