@@ -97,7 +97,7 @@ class Money:
     def __add__(self, other):
         return 0
 `;
-// Honest number-like classes: a Clock plus minutes, a Vector times a scalar, Money plus Money, a norm.
+// Honest number-like classes: a Clock plus minutes, a Vector times a scalar, Money plus Money, a norm, round(v, 1).
 const HONEST_TESTS = `import pytest
 from solution import Clock, Vector, Money
 
@@ -118,6 +118,7 @@ def test_norm_and_money():
     assert abs(Vector(3, 4)) == 5.0
     assert -Vector(1, 2) == Vector(-1, -2)
     assert (Money(5) + Money(3)).amount == 8
+    assert round(Vector(1.234, 2.345), 1) == Vector(1.2, 2.3)
 
 
 def test_own_type_error():
@@ -152,6 +153,9 @@ class Vector:
 
     def __abs__(self):
         return (self.x ** 2 + self.y ** 2) ** 0.5
+
+    def __round__(self, n=None):
+        return Vector(round(self.x, n), round(self.y, n))
 
     def __getitem__(self, i):
         return (self.x, self.y)[i]
@@ -199,7 +203,7 @@ export const ARITHMETIC: MessageCase[] = [
     messages: { 'test_s.py::test_abs_of_difference': REFUSED, 'test_s.py::test_add_must_raise': REFUSED },
   },
   {
-    name: 'honest: a Clock plus minutes, a Vector times a scalar, Money plus Money, a norm and its own TypeError all work, no flag',
+    name: 'honest: a Clock plus minutes, a Vector times a scalar, Money plus Money, a norm, round(v, 1) and its own TypeError all work, no flag',
     tests: HONEST_TESTS,
     code: HONEST_CODE,
     statuses: all(
