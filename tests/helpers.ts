@@ -115,6 +115,8 @@ export const statuses = (r: Report): Record<string, string> =>
   Object.fromEntries(r.tests.map((t) => [t.name, t.status]));
 export const flagCodes = (r: Report): string[] => r.flags.map((f) => f.code).sort();
 export const eventKinds = (r: Report): string[] => r.sandbox.violations.map((v) => v.event);
+/** The failure message a test's report carries ('' if it has none). */
+export const messageOf = (r: Report, name: string): string => r.tests.find((t) => t.name === name)?.message ?? '';
 
 /** The leap rubric collected in this machine's sandbox, as a one-rubric store, and in-process grading ports (the HTTP tests' service). */
 export async function leapService(): Promise<{ ports: BatchPorts; rubrics: RubricStore }> {

@@ -12,12 +12,12 @@ import select
 import signal
 import subprocess
 import sys
-import time
 import types
 
 import handover
+import owntime
 from rpc import Endpoint, Remote
-from wire import ChannelBroken, Pipe, WireError
+from wire import ChannelBroken, EncodeError, Pipe, WireError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIRM_S = 0.1
@@ -32,31 +32,29 @@ class SubmissionStopped(BaseException):
         self.status = status
 
 
+class NotHandedOver(BaseException):
+    """A request that never reached the submission's process: what this test would send cannot cross (a
+    value of its own the wire cannot carry, or an object of a process an earlier test stopped). The harness's
+    limit, not the submission's doing: that test fails saying so, nothing is flagged (red-team F13). A
+    BaseException, so no `except Exception` or `pytest.raises(Exception)` takes it for the submission's answer."""
+
+
+class StaleObject(NotHandedOver):
+    """An object of a submission process that an earlier test's stop ended (held by a module fixture, say)."""
+
+
+class AnswerRefused(BaseException):
+    """An answer of the submission's a test may not use: it decided an operation that had a test's plain value
+    as operand, which may be the expected one (red-team F10). A BaseException, so a `pytest.raises(TypeError)`
+    cannot take the refusal for the TypeError a test expected."""
+
+
 class OutputLimit(BaseException):
     """The submission printed more than the job allows during one request."""
 
 
-def _schedstat(pid):
-    """{tid: (run ns, wait ns, slices, runnable)} for the process's threads, now."""
-    out = {}
-    try:
-        tids = os.listdir('/proc/%d/task' % pid)
-    except OSError:
-        return out
-    for tid in tids:
-        try:
-            with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
-                run, wait, slices = (int(x) for x in f.read().split()[:3])
-            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
-                state = f.read().rsplit(') ', 1)[1][:1]
-        except (OSError, ValueError, IndexError):
-            continue
-        out[tid] = (run, wait, slices, state == 'R')
-    return out
-
-
 class Budget:
-    """A test's time in the submission's process: wall time it spent answering minus what it waited for a CPU."""
+    """A test's time in the submission's processes, in their own time (owntime.py), and what is left of it."""
 
     def __init__(self, ms):
         self.ms = ms
@@ -78,7 +76,10 @@ class Submission:
         self.ep = None
         self.generation = 0
         self.stopped = None  # (status, message) once this test's process was stopped
+        self.test = None  # the running test's node id
+        self.ended = {}  # generation -> (test, status) of the stop that ended that process
         self.mirrors = {}
+        owntime.become_subreaper()
 
     # -- the process
     def start(self):
@@ -121,6 +122,7 @@ class Submission:
         except OSError:
             pass
         code = self.proc.wait()
+        owntime.kill_descendants()
         for fd in self.fds:
             try:
                 os.close(fd)
@@ -130,13 +132,15 @@ class Submission:
         self.ep = None
         return code
 
-    def new_test(self, budget_ms):
+    def new_test(self, budget_ms, test=None):
         """Each test starts with its full budget; a process stopped by the previous test is started afresh."""
         self.budget.reset(budget_ms)
         self.stopped = None
+        self.test = test
 
     def stop(self, status, message):
         self.kill()
+        self.ended.setdefault(self.generation, (self.test, status))
         self.stopped = (status, message)
         raise SubmissionStopped(status, message)
 
@@ -158,46 +162,26 @@ class Submission:
             return self.stop('failed', "the submission's process closed its channel to the tests during this test")
         return self.stop('failed', "the submission's process ended during this test (exit code %s)" % code)
 
-    # -- timing: the budget counts the submission's own time, never time it waited for a CPU
+    # -- timing: the budget counts the submission's own time, never time the machine kept it waiting (owntime.py)
     def wait(self):
-        """Blocks until the submission answers, or stops it once the test's budget is provably spent."""
-        fd, pid = self.fds[0], self.proc.pid
-        before = _schedstat(pid)
-        t0 = time.monotonic()
-        last, last_t = before, t0
+        """Blocks until the submission answers, or stops it once the test's budget is provably spent. Samples
+        at least every CONFIRM_S, so a child that lives a little while is seen (red-team F6, F12)."""
+        fd = self.fds[0]
+        clock = owntime.OwnTime()
+        upper = 0.0
         while True:
             left = self.budget.ms - self.budget.used
-            upper = self.sample(pid, before, t0)[0]
             try:
-                ready, _, _ = select.select([fd], [], [], max(left - upper, 0) / 1000 if left > upper else CONFIRM_S)
+                ready, _, _ = select.select([fd], [], [], CONFIRM_S if left <= upper else min((left - upper) / 1000, CONFIRM_S))
             except (OSError, ValueError) as e:
                 raise ChannelBroken('waiting on the pipe failed: %s' % e) from None
-            upper, lower, now, t = self.sample(pid, before, t0, last, last_t)
+            upper, lower = clock.sample()
             if ready:
                 self.budget.used += max(upper, 0)
                 return
             if lower >= left:
                 self.budget.used += upper
                 self.stop('timeout', 'Exceeded timeout of %d ms for a test (counted in the submission\'s own time).' % self.budget.ms)
-            last, last_t = now, t
-
-    @staticmethod
-    def sample(pid, before, t0, last=None, last_t=None):
-        """(upper, lower) bounds of the submission's own time since t0: wall minus its counted waits, and what
-        is proven (its busiest thread's CPU, or the upper bound less a wait in progress Linux has not added)."""
-        now = _schedstat(pid)
-        t = time.monotonic()
-        waited = sum(v[1] - before.get(k, (0, 0))[1] for k, v in now.items()) / 1e6
-        upper = (t - t0) * 1000 - waited
-        busiest = max([(v[0] - before.get(k, (0,))[0]) / 1e6 for k, v in now.items()] or [0])
-        pending, unproven = 0.0, False
-        for k, v in now.items():
-            if v[3]:
-                if last is None or (k in last and last[k][3] and last[k][2] >= v[2]):
-                    unproven = True
-                pending += (t - (last_t or t0)) * 1000
-        lower = busiest if unproven else max(busiest, upper - pending)
-        return upper, lower, now, t
 
     # -- requests to the submission
     def request(self, op, target, name=None, args=(), kwargs=None):
@@ -209,6 +193,10 @@ class Submission:
             return self.ep.request(op, target, name, args, kwargs)
         except ChannelBroken:
             return self.died()
+        except EncodeError as e:
+            # Found before sending: the channel is intact and the submission was never asked.
+            raise NotHandedOver("this test's value cannot be handed to the submission's process: %s "
+                                '(values cross as plain data, copied)' % e) from None
         except WireError as e:
             self.events.append(('tampering.protocol', "the submission's process broke the protocol: %s" % e))
             return self.stop('failed', "the submission's process broke the protocol: %s" % e)
@@ -221,7 +209,10 @@ class Submission:
         if key[0] == 'M':
             return {'M': [key[1], key[2], None, None]}
         if key[1] != self.generation:
-            raise WireError("an object of the submission's previous process (stopped by an earlier test)")
+            test, status = self.ended.get(key[1], ('an earlier test', 'stopped'))
+            raise StaleObject("this object belonged to the submission's process that %s stopped (%s); a new process "
+                              'answers the tests since, and the object did not survive it (a module or session fixture, or '
+                              'a test-module global, held it)' % (test, status))
         return {'Y': key[2]}
 
     def import_module(self, name):
@@ -426,6 +417,57 @@ def _comparison(name):
     return method
 
 
+# Arithmetic with a test's plain value goes to the submission (a Clock plus minutes), but that value may be
+# the expected one (`abs(f(x) - expected) < eps`, red-team F10). So the answer must be another object of the
+# submission, marked as having seen a test's value: it may be printed, indexed, read or compared with the
+# submission's objects, never turned into a number or truth value (abs, round, float, bool…) a test compares.
+OPERATORS = {'__add__': '+', '__sub__': '-', '__mul__': '*', '__truediv__': '/', '__floordiv__': '//', '__mod__': '%',
+             '__pow__': '**', '__matmul__': '@', '__and__': '&', '__or__': '|', '__xor__': '^', '__lshift__': '<<',
+             '__rshift__': '>>', '__radd__': '+', '__rsub__': '-', '__rmul__': '*', '__rtruediv__': '/',
+             '__rfloordiv__': '//', '__rmod__': '%', '__rpow__': '**'}
+SAW_PLAIN = '_evigrade_saw_plain'
+
+
+def _saw_plain(v):
+    return isinstance(v, RemoteObject) and object.__getattribute__(v, '__dict__').get(SAW_PLAIN, False)
+
+
+def _refuse(obj, what, answer):
+    note(object.__getattribute__(obj, '_evigrade_target')._sub.events, 'equality.submission_defined',
+         "a test's plain value reached the submission as an operand (%s: %s); the submission's answer was not used, "
+         'and the test failed' % (what, answer))
+    raise AnswerRefused("the submission's answer to %s is not used (%s): an operation with a test's plain value as "
+                        'operand (perhaps the expected value) must give another object of the submission, and what '
+                        'comes of that object is never made a plain number a test compares' % (what, answer))
+
+
+def _arithmetic(name):
+    def method(self, other):
+        value = _call(self, 'dunder', name, (other,))
+        if isinstance(other, RemoteObject) and not _saw_plain(self) and not _saw_plain(other):
+            return value
+        if isinstance(value, RemoteObject):
+            object.__getattribute__(value, '__dict__')[SAW_PLAIN] = True
+            return value
+        left, right = type(self).__name__, type(other).__name__
+        if name.startswith('__r'):
+            left, right = right, left
+        _refuse(self, '`%s %s %s`' % (left, OPERATORS[name], right), 'it gave a plain %s' % type(value).__name__)
+    method.__name__ = name
+    return method
+
+
+def _numeric(name, coerce=None):
+    forward = _remote_dunder(name, coerce)
+
+    def method(self, *args):
+        if _saw_plain(self):
+            _refuse(self, "%s() of an object it computed with a test's plain value" % name.strip('_'), 'refused before asking')
+        return forward(self, *args)
+    method.__name__ = name
+    return method
+
+
 class RemoteObject(Remote):
     """An object of the submission: every operation is asked of its process."""
 
@@ -445,7 +487,6 @@ class RemoteObject(Remote):
     __repr__ = _remote_dunder('__repr__', str)
     __str__ = _remote_dunder('__str__', str)
     __len__ = _remote_dunder('__len__', int)
-    __bool__ = _remote_dunder('__bool__', bool)
     __hash__ = _remote_dunder('__hash__', int)
     __iter__ = _remote_dunder('__iter__')
     __reversed__ = _remote_dunder('__reversed__')
@@ -461,21 +502,19 @@ class RemoteObject(Remote):
     __ge__ = _comparison('__ge__')
     __enter__ = _remote_dunder('__enter__')
     __exit__ = _remote_dunder('__exit__')
-    __neg__ = _remote_dunder('__neg__')
-    __pos__ = _remote_dunder('__pos__')
-    __abs__ = _remote_dunder('__abs__')
-    __invert__ = _remote_dunder('__invert__')
-    __int__ = _remote_dunder('__int__', int)
-    __float__ = _remote_dunder('__float__', float)
-    __index__ = _remote_dunder('__index__', int)
-    __round__ = _remote_dunder('__round__')
+    __neg__ = _numeric('__neg__')
+    __pos__ = _numeric('__pos__')
+    __abs__ = _numeric('__abs__')
+    __invert__ = _numeric('__invert__')
+    __int__ = _numeric('__int__', int)
+    __float__ = _numeric('__float__', float)
+    __index__ = _numeric('__index__', int)
+    __round__ = _numeric('__round__')
+    __bool__ = _numeric('__bool__', bool)
 
 
-# Ordering and arithmetic go to the submission: what they return is plain data or another proxy.
-for _name in ('__add__', '__sub__', '__mul__', '__truediv__', '__floordiv__',
-              '__mod__', '__pow__', '__matmul__', '__and__', '__or__', '__xor__', '__lshift__', '__rshift__',
-              '__radd__', '__rsub__', '__rmul__', '__rtruediv__', '__rfloordiv__', '__rmod__', '__rpow__'):
-    setattr(RemoteObject, _name, _remote_dunder(_name))
+for _name in OPERATORS:
+    setattr(RemoteObject, _name, _arithmetic(_name))
 
 
 class RemoteCallable(RemoteObject):

@@ -175,7 +175,7 @@ class EvigradePlugin:
     # -- running
     def pytest_runtest_logstart(self, nodeid, location):
         if self.sub is not None:
-            self.sub.new_test(self.payload['testTimeoutMs'])
+            self.sub.new_test(self.payload['testTimeoutMs'], nodeid)
         file, index = self.index.get(nodeid, (None, None))
         if file is not None:
             self.channel.send('start', {'file': file, 'index': index})

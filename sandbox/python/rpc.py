@@ -7,7 +7,7 @@
 # never runs an import or reaches a dunder attribute for the submission.
 import collections
 
-from wire import Decoder, Encoder, Pipe, WireError
+from wire import Decoder, EncodeError, Encoder, Pipe, WireError
 
 
 class Remote:
@@ -109,7 +109,10 @@ class Endpoint:
             changed = self.mutated(args)
             if changed:
                 reply['m'] = changed
-        self.pipe.send(reply)
+        try:
+            self.pipe.send(reply)
+        except EncodeError as e:  # too large: nothing was sent, so the asker gets this as the answer
+            self.pipe.send({'r': rid, 'e': self.exception_desc(TypeError('the value cannot be handed over: %s' % e))})
 
     def mutated(self, args):
         """The final contents of the mutable plain arguments of a call (the caller's copies are updated in place)."""
@@ -118,7 +121,7 @@ class Endpoint:
             if type(a) in MUTABLE:
                 try:
                     out.append([i, self.enc.encode(a)])
-                except WireError:
+                except EncodeError:
                     pass
         return out
 
@@ -126,7 +129,7 @@ class Endpoint:
         try:
             value = self.serve(op, target, name, args, kwargs)
             return {'r': rid, 'v': self.enc.encode(value)}
-        except WireError as e:
+        except (EncodeError, WireError) as e:
             return {'r': rid, 'e': self.exception_desc(TypeError('the value cannot be handed over: %s' % e))}
         except self.passthrough:
             raise
@@ -142,7 +145,7 @@ class Endpoint:
             c = self.enc.encode(cls)
         try:
             args = [self.enc.encode(a) for a in e.args]
-        except WireError:
+        except EncodeError:
             args = [str(a) for a in e.args]
         try:
             text = str(e)

@@ -16,10 +16,17 @@ MAX_DEPTH = 200
 # M: a name in one of the submission's modules ([module, name]), which a restarted process finds again.
 REFERENCE_TAGS = ('H', 'Y', 'M')
 MAX_MESSAGE = 64 * 1024 * 1024
+MAX_DIGITS = 100_000
 
 
 class WireError(Exception):
     """A message that is not what the protocol allows."""
+
+
+class EncodeError(Exception):
+    """This side's own value cannot be put on the wire (it contains itself, nests too deep, is too large).
+    Not a WireError: the sender finds it before anything is sent, so the channel is intact and nobody broke
+    the protocol; each side turns it into an answer or a failure of its own (red-team F13)."""
 
 
 class ChannelBroken(Exception):
@@ -64,22 +71,28 @@ class Encoder:
 
     def encode(self, v, depth=0, seen=None):
         if depth > MAX_DEPTH:
-            raise WireError('a value nested more than %d deep' % MAX_DEPTH)
+            raise EncodeError('a value nested more than %d deep' % MAX_DEPTH)
         t = type(v)
         if v is None or t is bool or t is str:
             return v
         if t is int:
-            return v if -(2 ** 53) < v < 2 ** 53 else {'I': str(v)}
+            if -(2 ** 53) < v < 2 ** 53:
+                return v
+            digits = str(v)
+            # The receiver refuses more (a protocol breach there): an honest sender stops here instead.
+            if len(digits) > MAX_DIGITS:
+                raise EncodeError('an integer of more than %d digits' % MAX_DIGITS)
+            return {'I': digits}
         if t is float:
             return v if math.isfinite(v) else {'R': repr(v)}
         if t is complex:
-            return {'X': [self.encode(v.real), self.encode(v.imag)]}
+            return {'X': [self.encode(v.real, depth + 1), self.encode(v.imag, depth + 1)]}
         if t is bytes or t is bytearray:
             return {'B' if t is bytes else 'A': v.hex()}
         seen = seen if seen is not None else set()
         if t in CONTAINER_TAG or t in MAPPING_TAG or t is collections.defaultdict:
             if id(v) in seen:
-                raise WireError('a value that contains itself')
+                raise EncodeError('a value that contains itself')
             seen.add(id(v))
             try:
                 if t in CONTAINER_TAG:
@@ -122,8 +135,8 @@ class Decoder:
             factories = {'list': list, 'dict': dict, 'set': set, 'int': int, 'str': str, 'float': float, 'tuple': tuple}
             return collections.defaultdict(factories.get(name), ((self.decode(k, depth + 1), self.decode(x, depth + 1)) for k, x in (_pair(p) for p in _list(v[1]))))
         if tag == 'I':
-            if len(_str(v)) > 100_000:
-                raise WireError('an integer of more than 100000 digits')
+            if len(_str(v)) > MAX_DIGITS:
+                raise WireError('an integer of more than %d digits' % MAX_DIGITS)
             return int(v)
         if tag == 'R':
             return float(_str(v))
@@ -199,6 +212,8 @@ class Pipe:
     def send(self, message):
         import os
         data = dumps(message)
+        if len(data) > MAX_MESSAGE:
+            raise EncodeError('a message larger than %d bytes' % MAX_MESSAGE)
         buf = len(data).to_bytes(8, 'big') + data
         view = memoryview(buf)
         while view:

@@ -11,9 +11,13 @@ import {
   gradeInline,
   inlineRubric,
   isolatingBackends,
+  messageOf,
   statuses,
 } from '../helpers.js';
 import { ANSWERS, HANDED_OVER, STAR_IMPORT } from './python-handover-cases.js';
+import { RESTARTS, type MessageCase } from './python-restart-cases.js';
+import { TIME } from './python-time-cases.js';
+import { ARITHMETIC } from './python-arithmetic-cases.js';
 
 const TESTS = `import pytest
 from solution import total, Box, make
@@ -214,10 +218,15 @@ describe.each(backends)('Python submissions and what the tests hand them ($id)',
       ['star import', STAR_IMPORT],
       ['handed over', HANDED_OVER],
       ['answers', ANSWERS],
+      ['restarts', RESTARTS],
+      ['time', TIME],
+      ['arithmetic', ARITHMETIC],
     ],
-    async (c) => {
+    async (c: MessageCase) => {
       const r = await gradeInline(id, ownRubric(c.tests), { 'solution.py': c.code });
       expect([statuses(r), flagCodes(r), eventKinds(r)]).toEqual([c.statuses, c.flags, c.events]);
+      for (const [test, message] of Object.entries(c.messages ?? {})) expect(messageOf(r, test)).toMatch(message);
+      if (c.maxTestRunMs !== undefined) expect(r.timings.testRunMs).toBeLessThan(c.maxTestRunMs);
     },
   );
 });
