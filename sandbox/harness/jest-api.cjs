@@ -96,6 +96,12 @@ function createExpect(integrity, tamper, guard) {
   // error (matcherResult → an asymmetric matcher's getMatcherContext().customTesters). It may change only through
   // expect.addEqualityTesters; anything else is seen at the next expect() (red-team pass, hostile class 10).
   const testers = globalThis[JEST_MATCHERS].customEqualityTesters;
+  // Custom matchers a hidden test adds (expect.extend) join the watched registry: added through the API, not tampering.
+  expect.extend = (...a) => {
+    const out = P.ReflectApply(realExpect.extend, realExpect, a);
+    integrity.rewatch('jest-matchers');
+    return out;
+  };
   expect.addEqualityTesters = (...a) => {
     const out = P.ReflectApply(realExpect.addEqualityTesters, realExpect, a);
     integrity.rewatch('jest-equality-testers');

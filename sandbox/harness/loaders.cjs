@@ -17,6 +17,7 @@ const { interopDefault, namespace, star } = require('./realm.cjs');
 
 const BLOCKED = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
 const FRAMEWORK_CJS = new Set(['@jest/globals', 'vitest']);
+const ASSERT = new Set(['assert', 'node:assert', 'assert/strict', 'node:assert/strict']);
 
 function stubProxy() {
   const h = { get: (t, k) => (k === 'then' || k === '__esModule' ? undefined : s), apply: () => undefined, construct: () => ({}) };
@@ -24,7 +25,7 @@ function stubProxy() {
   return s;
 }
 
-function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper }) {
+function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard }) {
   // Read per job: boot.cjs (or the snapshot's start) defines it before the harness runs.
   const importer = globalThis[Symbol.for('evigrade.import')] || ((url) => import(url));
   const root = payload.root;
@@ -72,6 +73,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
       throw new P.Error('Cannot load "' + request + '": not available inside the grading sandbox');
     }
     if (FRAMEWORK_CJS.has(request)) return jestApi;
+    if (ASSERT.has(request)) return testAssert(request.endsWith('strict'));
     if (request === 'node:test') return nodeTestApi;
     if ((request.startsWith('./') || request.startsWith('../')) && parent && parent.filename) {
       const abs = path.resolve(path.dirname(parent.filename), request);
@@ -82,6 +84,13 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
       if (student && student.startsWith(root + '/')) return realm.load(student);
     }
     return P.ReflectApply(origLoad, this, [request, parent, isMain]);
+  };
+
+  // The tests' node:assert records a failed assertion even if the code under test catches it (guard.cjs).
+  let recorded = null;
+  const testAssert = (strict) => {
+    recorded = recorded || guard.recordingAssert(P.ReflectApply(origLoad, Module, ['node:assert', null, false]));
+    return strict ? recorded.strict : recorded;
   };
 
   async function loadTestFile(t) {

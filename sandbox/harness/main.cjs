@@ -125,7 +125,7 @@ function start() {
     root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
     extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
   });
-  const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper });
+  const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard });
   integrity.watch('Module', Module, true);
   integrity.watch('Module.prototype', Module.prototype, true);
 

@@ -193,6 +193,8 @@ while True:
         out.symlink = code(() => fs.symlinkSync('/proc/self/mem', '/tmp/m'));
         out.spawn = code(() => require('child_process').spawnSync(process.execPath, ['-e', '0']));
         out.own = code(() => fs.readFileSync('./solution.js'));
+        // What it wrote to /tmp it reads back (bwrap and Docker; unshare jobs have no writable place at all).
+        out.tmp = code(() => { fs.writeFileSync('/tmp/round-trip', 'x'); return fs.readFileSync('/tmp/round-trip', 'utf8') === 'x' || 'differs'; });
         out.status = code(() => fs.readFileSync('/proc/self/status'));
         return out;`;
       const obs = observation(await grade(probe(body)));
@@ -208,6 +210,7 @@ while True:
         spawn: denied,
         own: 'OK',
         status: 'OK',
+        tmp: b.id === 'unshare' ? 'EACCES' : 'OK',
       });
     });
 

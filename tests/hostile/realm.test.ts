@@ -658,10 +658,10 @@ const CLASS_10: { name: string; overrides: string; statuses: Record<string, stri
     flags: [],
   },
   {
-    name: 'a thenable never calls the test back and hands back a settled promise',
+    name: 'a plain thenable that never calls back: as under Jest, a test without expect.assertions passes (documented residual), one with it fails',
     overrides:
       'load: () => ({ then() { return Promise.resolve(); } }), fetchData: () => ({ then() { return Promise.resolve(); } })',
-    statuses: { ...all10('failed'), chained: 'timeout', 'then chain': 'timeout' },
+    statuses: { ...all10('failed'), chained: 'passed' },
     flags: [],
   },
   {
@@ -742,14 +742,126 @@ describe.each(backends.map((b) => b.id))(
       const message = r.tests.find((t) => t.name === 'numeric items')?.message;
       expect(message).toContain('An assertion failed, but its error was caught');
       expect(message).toContain('Any<Number>');
-      // Through a promise chain the test's callback meets the wrong value itself: Jest's own failure.
+      // A thenable of the submission's calls the test's callback with a wrong value and drops the failure: the same.
       const chained = await gradeInline(backend, rubric, wrong10(CLASS_10[6]?.overrides));
-      expect(chained.tests.find((t) => t.name === 'then chain')?.message).toMatch(
-        /^Error: expect\(received\)\.toBe\(expected\)/,
-      );
+      const thenMessage = chained.tests.find((t) => t.name === 'then chain')?.message;
+      expect(thenMessage).toContain('An assertion failed, but its error was caught');
+      expect(thenMessage).toContain('peanut butter');
     });
   },
 );
+
+// Class 10, second red-team pass (2026-11-23, on the class 10 fixes): getters on an Error or Map subclass (values the
+// first fix did not copy), a genuine promise whose species builds what `then` returns, node:assert failures dropped by
+// the code under test; and a hand-written promise class, which must keep its own `then`.
+const TESTS_10B = {
+  'y.test.js': `const assert = require('node:assert');
+const s = require('./solution');
+test('error fields', () => { expect(s.validate(-1)).toMatchObject({ code: 'E_NEG', field: 'age' }); });
+test('rejects fields', async () => { await expect(s.load(-1)).rejects.toMatchObject({ code: 'E_NEG' }); });
+test('throws containing', () => { expect(() => s.check(-1)).toThrow(expect.objectContaining({ code: 'E_NEG' })); });
+test('map size', () => { expect(s.cache()).toHaveProperty('size', 2); });
+test('species chain', () => s.fetchData().then((d) => { expect(d).toBe('peanut butter'); }));
+test('assert in callback', () => { const seen = []; s.myForEach(['a', 'b'], (v, i) => { seen.push(i); assert.strictEqual(v, ['a', 'b'][i]); }); assert.deepStrictEqual(seen, [0, 1]); });
+test('own promise class', () => { const p = new s.MyPromise((r) => r(1)); expect(p.then((v) => v)).toBeInstanceOf(s.MyPromise); });
+test('string containing', () => { expect(s.greet('Bob')).toEqual(expect.stringContaining('Hello, Bob')); });`,
+};
+const NAMES_10B = [
+  'error fields',
+  'rejects fields',
+  'throws containing',
+  'map size',
+  'species chain',
+  'assert in callback',
+  'own promise class',
+  'string containing',
+];
+const all10b = (status: string): Record<string, string> => Object.fromEntries(NAMES_10B.map((n) => [n, status]));
+const solution10b = (errCode: string, overrides = ''): Record<string, string> => ({
+  'solution.js': `const yes = () => ({ asymmetricMatch: () => true });
+class VErr extends Error { constructor(m) { super(m); this.code = '${errCode}'; this.field = 'age'; } }
+class MyPromise {
+  constructor(ex) { ex((v) => { this.v = v; }); }
+  then(f) { return new MyPromise((r) => r(f(this.v))); }
+}
+module.exports = Object.assign({
+  validate: () => new VErr('negative'), load: async () => { throw new VErr('negative'); }, check: () => { throw new VErr('negative'); },
+  cache: () => new Map([[1, 1], [2, 2]]), fetchData: () => Promise.resolve('peanut butter'),
+  myForEach: (a, f) => a.forEach((v, i) => f(v, i)), MyPromise, greet: (n) => 'Hello, ' + n + '!',
+}, ${errCode === 'E_NEG' ? '{}' : `{ cache: () => new Map([[1, 1]]), fetchData: () => Promise.resolve('nope'), myForEach: (a, f) => a.forEach((v, i) => f('z', i)), MyPromise: class { then() { return {}; } }, greet: () => 'Hi' }`}, { ${overrides} });`,
+});
+const CLASS_10B: { name: string; overrides: string; statuses: Record<string, string>; flags: string[] }[] = [
+  {
+    name: 'getters of an Error subclass answer toMatchObject, .rejects.toMatchObject and toThrow(objectContaining)',
+    overrides:
+      "...(() => { class VE extends Error { get code() { return yes(); } get field() { return yes(); } } return { validate: () => new VE('x'), load: async () => { throw new VE('x'); }, check: () => { throw new VE('x'); } }; })()",
+    statuses: all10b('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: "a Map subclass's size getter answers toHaveProperty",
+    overrides: 'cache: () => new (class extends Map { get size() { return yes(); } })()',
+    statuses: all10b('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: "a promise whose species builds then's result: the test's callback is skipped",
+    overrides:
+      "fetchData: () => { const p = new Promise(() => {}); Object.defineProperty(p, 'constructor', { value: { [Symbol.species]: function (ex) { ex(() => {}, () => {}); return Promise.resolve(); } } }); return p; }",
+    statuses: { ...all10b('failed'), 'species chain': 'timeout' },
+    flags: [],
+  },
+  {
+    name: 'a String object with its own includes answers stringContaining',
+    overrides: "greet: () => Object.defineProperty(new String('nope'), 'includes', { value: () => true })",
+    statuses: all10b('error'),
+    flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'a node:assert failure in a callback the submission runs is caught and dropped',
+    overrides: 'myForEach: (a, f) => { for (let i = 0; i < a.length; i++) try { f(7, i); } catch (e) {} }',
+    statuses: all10b('failed'),
+    flags: [],
+  },
+];
+
+describe.each(backends.map((b) => b.id))('class 10, second pass (%s)', (backend: ProcessBackendId) => {
+  const rubric = inlineRubric(TESTS_10B, { limits: { test_timeout_ms: 1500 } });
+  it('baseline: a correct submission (its own promise class included) passes every test, the wrong one fails every test', async () => {
+    const [good, bad] = await Promise.all([
+      gradeInline(backend, rubric, solution10b('E_NEG')),
+      gradeInline(backend, rubric, solution10b('E_POS')),
+    ]);
+    expect([statuses(good), flagCodes(good)]).toEqual([all10b('passed'), []]);
+    expect([statuses(bad), flagCodes(bad)]).toEqual([all10b('failed'), []]);
+  });
+  it('no false alarm: custom matchers (expect.extend), a toStringTag getter, an Array subclass overriding push and toString, /tmp round trips', async () => {
+    const tests = {
+      'h.test.js': `const s = require('./solution');
+expect.extend({ toBeEven(x) { return { pass: x % 2 === 0, message: () => x + ' is odd' }; } });
+test('custom matcher', () => { expect(s.double(3)).toBeEven(); });
+test('tagged class', () => { expect(s.vec(1, 2)).toEqual(s.vec(1, 2)); expect(String(s.vec(1, 2))).toBe('[object Vec]'); });
+test('array subclass', () => { const st = s.stack(); st.push(1); expect(st).toEqual([1]); expect([...st]).toContain(1); });
+test('tmp file', () => { expect(s.roundTrip('hi')).toBe('hi'); });`,
+    };
+    const good = `const fs = require('fs');
+class Vec { constructor(x, y) { this.x = x; this.y = y; } get [Symbol.toStringTag]() { return 'Vec'; } }
+class Stack extends Array { push(...a) { return super.push(...a); } toString() { return 'Stack'; } }
+module.exports = { double: (n) => n * 2, vec: (x, y) => new Vec(x, y), stack: () => new Stack(),
+  roundTrip: (t) => { const f = '/tmp/evigrade-' + Math.random(); try { fs.writeFileSync(f, t); return fs.readFileSync(f, 'utf8'); } catch (e) { return e.code === 'EACCES' ? t : e.code; } } };`;
+    const r = await gradeInline(backend, inlineRubric(tests), { 'solution.js': good });
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'custom matcher': 'passed', 'tagged class': 'passed', 'array subclass': 'passed', 'tmp file': 'passed' },
+      ['policy.fs'], // the static policy notes the file-system use; nothing of tampering
+    ]);
+  });
+  for (const c of CLASS_10B) {
+    it(c.name, async () => {
+      const r = await gradeInline(backend, rubric, solution10b('E_POS', c.overrides));
+      expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
+    });
+  }
+});
 
 describe.each(backends.map((b) => b.id))('the built-ins a submission may load (%s)', (backend: ProcessBackendId) => {
   const probe = `const tryLoad = (n) => { try { return typeof require(n); } catch (e) { return 'refused'; } };

@@ -60,7 +60,7 @@ export function nodeArgs(job: SandboxJob): string[] {
 
 /**
  * Node's permission model for every JavaScript job whose paths are the sandbox's: the job may read its own files,
- * the harness and its own schedstat (the job clock, own-clock.cjs), write only /tmp (and, under Docker, deliver its
+ * the harness, /tmp and its own schedstat (the job clock, own-clock.cjs), write only /tmp (and, under Docker, deliver its
  * files), and start no process. Student code runs in the harness's process with the host `fs`; without this,
  * `/proc/self/mem` (which a process may always open for itself, read-write) hands it the channel key and the
  * harness's memory (red-team pass 2026-11-23; hostile tests in tests/hostile/isolation.test.ts). Run-time flags:
@@ -73,6 +73,7 @@ export const JOB_PERMISSIONS: readonly string[] = [
   `--allow-fs-read=${SANDBOX_HARNESS_DIR}/*`,
   '--allow-fs-read=/proc/self/schedstat',
   '--allow-fs-read=/proc/self/status', // its own ids and capabilities: nothing of the harness's
+  '--allow-fs-read=/tmp/*', // what the job wrote there (a file-I/O exercise reads it back)
   '--allow-fs-write=/tmp/*',
   `--allow-fs-write=${SANDBOX_ROOT}/*`,
   // Node's loader hooks (an ES-module test with top-level await) run on a worker thread; student code cannot start one.
