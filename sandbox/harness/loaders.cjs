@@ -140,7 +140,14 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
 function asCommonJs(f) {
   const made = f.cjs === undefined ? testAsCommonJs(f.name, f.source) : f.cjs;
   if (!made) return f;
-  return { ...f, source: (made.script ? SCRIPT_HEAD : MODULE_HEAD) + made.code, format: 'commonjs', imports: made.imports };
+  return { ...f, source: made.script ? withScriptHead(made.code) : MODULE_HEAD + made.code, format: 'commonjs', imports: made.imports };
+}
+/** After a CommonJS test's `"use strict"` (so it stays the directive it was) and in place of a hashbang. */
+function withScriptHead(code) {
+  const body = code.startsWith('#!') ? '//' + code.slice(2) : code;
+  const directive = /^\s*(['"])use strict\1;?/.exec(body);
+  const at = directive ? directive[0].length : 0;
+  return body.slice(0, at) + SCRIPT_HEAD + body.slice(at);
 }
 // On the file's first line, so every line stays where it was. A CommonJS test keeps its own (sloppy or strict) mode.
 const HELPERS = 'globalThis[Symbol.for("evigrade.esm-helpers")]';
@@ -183,4 +190,4 @@ function loadFailure(e) {
   return err;
 }
 
-module.exports = { createLoaders };
+module.exports = { createLoaders, withScriptHead };

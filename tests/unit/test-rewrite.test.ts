@@ -65,6 +65,24 @@ describe('jobTest', () => {
     expect(esm?.code).toContain('test(\'x\', () => __evigrade_then(f(), "then", (v) => expect(v).toBe(2)));');
   });
 
+  it("keeps a CommonJS test's use-strict directive, and its mode, when the harness adds its helper line", async () => {
+    // The harness's loader (the function that puts the helper on line 1) is CommonJS: load it as a job does.
+    const { createRequire } = await import('node:module');
+    const src = "'use strict';\nconst s = require('./s');\ntest('a', () => s.f().then((v) => v));\n";
+    const made = jobTest(file('u.test.js', src), true).cjs;
+    expect(made?.script).toBe(true);
+    const code = made?.code ?? '';
+    const probe = createRequire(import.meta.url)('../../sandbox/harness/loaders.cjs') as {
+      withScriptHead?: (c: string) => string;
+    };
+    const headed = probe.withScriptHead?.(code) ?? '';
+    expect(headed.startsWith("'use strict';const { t: __evigrade_then }")).toBe(true);
+    expect(headed.split('\n').length).toBe(src.split('\n').length);
+    expect(probe.withScriptHead?.('#!/usr/bin/env node\nx.then(f);')).toBe(
+      'const { t: __evigrade_then } = globalThis[Symbol.for("evigrade.esm-helpers")];///usr/bin/env node\nx.then(f);',
+    );
+  });
+
   it('gives a Python test as it is', () => {
     const py = jobTest(file('test_x.py', 'from x import f\n\ndef test_f():\n    assert f() == 1\n'), false);
     expect(py).toEqual({ name: 'test_x.py', source: 'from x import f\n\ndef test_f():\n    assert f() == 1\n' });
