@@ -206,23 +206,29 @@ function createGuard(tamper) {
       const k = keys[i];
       const ds = P.ObjectGetOwnPropertyDescriptor(shape, k);
       if (!ds || !('value' in ds) || !ds.enumerable) continue;
-      const own = P.ObjectGetOwnPropertyDescriptor(r, k);
-      let v;
-      if (own) {
-        if (!('value' in own)) continue; // an own accessor: the walk refuses it
-        v = own.value;
-      } else {
-        const d = inherited ? descriptorOnChain(r, k) : undefined;
-        if (!d || d.intrinsic || d.proxy) continue;
-        v = 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, r, []) : undefined;
-      }
-      const inner = readAlong(v, ds.value, inherited, depth + 1);
-      if (own && inner === v) continue;
+      const read = readOnce(r, k, inherited);
+      if (!read) continue;
+      const inner = readAlong(read.value, ds.value, inherited, depth + 1);
+      if (read.own && inner === read.value) continue;
       copy = copy || cloneOwn(r);
-      P.ObjectDefineProperty(copy, k, { value: inner, writable: true, enumerable: true, configurable: true });
+      setData(copy, k, inner);
     }
     return copy || r;
   }
+
+  /**
+   * `r[k]` as Jest would read it, read here once: own data, or (when `inherited`) an inherited data value or what the
+   * submission's getter returns. Null when there is nothing to read: absent, the platform's own, or an own accessor
+   * (selfDecided refuses that one).
+   */
+  function readOnce(r, k, inherited) {
+    const own = P.ObjectGetOwnPropertyDescriptor(r, k);
+    if (own) return 'value' in own ? { own: true, value: own.value } : null;
+    const d = inherited ? descriptorOnChain(r, k) : undefined;
+    if (!d || d.intrinsic || d.proxy) return null;
+    return { own: false, value: 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, r, []) : undefined };
+  }
+  const setData = (o, k, value) => P.ObjectDefineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
 
   /** toHaveProperty's path read as Jest reads it (inherited properties too), once; the value there follows own data. */
   function readPath(r, path, value) {
@@ -231,21 +237,12 @@ function createGuard(tamper) {
     const along = (node, i) => {
       if (i === parts.length) return value === undefined ? node : readAlong(node, value, false, i);
       if (!ordinary(node)) return slotted(node, { [parts[i]]: true });
-      const k = parts[i];
-      const own = P.ObjectGetOwnPropertyDescriptor(node, k);
-      let v;
-      if (own) {
-        if (!('value' in own)) return node;
-        v = own.value;
-      } else {
-        const d = descriptorOnChain(node, k);
-        if (!d || d.intrinsic || d.proxy) return node;
-        v = 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, node, []) : undefined;
-      }
-      const inner = along(v, i + 1);
-      if (own && inner === v) return node;
+      const read = readOnce(node, parts[i], true);
+      if (!read) return node;
+      const inner = along(read.value, i + 1);
+      if (read.own && inner === read.value) return node;
       const copy = cloneOwn(node);
-      P.ObjectDefineProperty(copy, k, { value: inner, writable: true, enumerable: true, configurable: true });
+      setData(copy, parts[i], inner);
       return copy;
     };
     return along(r, 0);
@@ -261,15 +258,14 @@ function createGuard(tamper) {
    * A Map, Set, Date… that Jest reads a named property of (toHaveProperty('size'), objectContaining): it cannot be
    * copied without losing what makes it one, so a getter of the submission's there is refused, not read.
    */
-  let refused = null; // set by slotted(), read by the matcher that asked (readFor)
-  /** readAlong/readPath for `name`'s received value; a getter slotted() refused fails the assertion. */
-  function readFor(name, label, read) {
+  let refused = null; // set by slotted(), read by the matcher that asked (readChecked)
+  /** What `read` (readAlong/readPath) returns, and why slotted() refused a getter on the way (or null). */
+  function readChecked(read) {
     refused = null;
-    const out = read();
+    const value = read();
     const why = refused;
     refused = null;
-    if (why) fail(name, label + ': ' + why);
-    return out;
+    return { value, why };
   }
   function slotted(r, shape) {
     if (r === null || typeof r !== 'object' || isProxy(r)) return r;
@@ -438,8 +434,10 @@ function createGuard(tamper) {
       const wrapped = function (received, ...expected) {
         if (DEEP.has(name)) {
           const r0 = received;
-          received = readFor(name, 'the received value', () =>
+          const read = readChecked(() =>
             name === 'toHaveProperty' ? readPath(r0, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(r0, expected[0], name === 'toMatchObject', 0));
+          if (read.why) fail(name, 'the received value: ' + read.why);
+          received = read.value;
           let why = selfDecided(received);
           // Jest iterates what toContainEqual receives (Array.from): iterated here once, and its items walked.
           if (!why && name === 'toContainEqual' && received !== null && typeof received === 'object' && !P.ArrayIsArray(received)) {
@@ -470,10 +468,9 @@ function createGuard(tamper) {
           // toThrow(expect.objectContaining(…)) reads the thrown value's properties as toMatchObject does.
           const thrownShape = expected[0] !== null && typeof expected[0] === 'object' ? expected[0] : null;
           if (this && this.promise === 'rejects') {
-            const r0 = received;
-            if (thrownShape) received = readFor(name, 'the thrown value', () => readAlong(r0, thrownShape, false, 0));
-            const why = thrownDecides(received) || (thrownShape ? selfDecided(received, 'the thrown value') : null);
-            if (why) fail(name, why);
+            const thrown = thrownWhy(received, thrownShape);
+            received = thrown.value;
+            if (thrown.reason) fail(name, thrown.reason);
           } else if (typeof received === 'function') {
             let why = null;
             const inner = received;
@@ -481,11 +478,9 @@ function createGuard(tamper) {
               try {
                 return P.ReflectApply(inner, this, arguments);
               } catch (e) {
-                refused = null;
-                const seen = thrownShape ? readAlong(e, thrownShape, false, 0) : e;
-                why = (refused ? 'the thrown value: ' + refused : null) || thrownDecides(seen) || (thrownShape ? selfDecided(seen, 'the thrown value') : null);
-                refused = null;
-                throw seen;
+                const seen = thrownWhy(e, thrownShape);
+                why = seen.reason;
+                throw seen.value;
               }
             };
             const out = run(name, orig, this, [received, ...expected]);
@@ -499,6 +494,17 @@ function createGuard(tamper) {
       P.ObjectDefineProperty(wrapped, 'name', { value: orig.name });
       registry[name] = wrapped;
     }
+  }
+
+  /**
+   * The thrown value toThrow or `.rejects` compares (read once along an expected object, as toMatchObject's received
+   * value is), and why it would decide that comparison itself, or null.
+   */
+  function thrownWhy(e, shape) {
+    if (!shape) return { value: e, reason: thrownDecides(e) };
+    const read = readChecked(() => readAlong(e, shape, false, 0));
+    const reason = (read.why ? 'the thrown value: ' + read.why : null) || thrownDecides(read.value) || selfDecided(read.value, 'the thrown value');
+    return { value: read.value, reason };
   }
 
   function thrownDecides(e) {

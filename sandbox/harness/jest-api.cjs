@@ -96,17 +96,15 @@ function createExpect(integrity, tamper, guard) {
   // error (matcherResult → an asymmetric matcher's getMatcherContext().customTesters). It may change only through
   // expect.addEqualityTesters; anything else is seen at the next expect() (red-team pass, hostile class 10).
   const testers = globalThis[JEST_MATCHERS].customEqualityTesters;
-  // Custom matchers a hidden test adds (expect.extend) join the watched registry: added through the API, not tampering.
-  expect.extend = (...a) => {
-    const out = P.ReflectApply(realExpect.extend, realExpect, a);
-    integrity.rewatch('jest-matchers');
+  // Custom matchers (expect.extend) and testers a hidden test adds join the watched state: added through the API,
+  // not tampering.
+  const rewatching = (method, label) => (...a) => {
+    const out = P.ReflectApply(realExpect[method], realExpect, a);
+    integrity.rewatch(label);
     return out;
   };
-  expect.addEqualityTesters = (...a) => {
-    const out = P.ReflectApply(realExpect.addEqualityTesters, realExpect, a);
-    integrity.rewatch('jest-equality-testers');
-    return out;
-  };
+  expect.extend = rewatching('extend', 'jest-matchers');
+  expect.addEqualityTesters = rewatching('addEqualityTesters', 'jest-equality-testers');
   P.ObjectFreeze(expect);
   integrity.watch('expect', expect, true);
   integrity.watch('jest-matchers', globalThis[JEST_MATCHERS].matchers, true);
