@@ -32,12 +32,14 @@ function start() {
     send('fatal', { message: 'file delivery: ' + (e && e.message) });
     process.exit(70);
   }
-  // Every intrinsic is frozen before Jest's packages or any student code load. (Not one of Jest's modules may be
-  // evaluated earlier, not even in the start-up snapshot: lockdown() replaces Error, Date, RegExp… on the global
-  // object and leaves the originals unfrozen, so a class Jest defined first — JestAssertionError extends Error —
-  // would hand a submission that catches one the original, mutable Error; bench/README.md, the red-team pass.)
+  // Every intrinsic is frozen before Jest's packages or any student code load: here, or already in the start-up
+  // snapshot's builder (prepareSnapshot below). Not one of Jest's modules may be evaluated earlier: lockdown()
+  // replaces Error, Date, RegExp… on the global object and leaves the originals unfrozen, so a class Jest defined
+  // first — JestAssertionError extends Error — would hand a submission that catches one the original, mutable Error
+  // (bench/README.md, the red-team pass).
+  realmLib.lockdownNow();
   // The rewritten tests too: a function from a rewritten line (one with `import.meta`) is test code as well.
-  realmLib.lockdownNow(payload.tests.flatMap((t) => (t.cjs ? [t.source, t.cjs.code] : [t.source])));
+  realmLib.hideTestSources(payload.tests.flatMap((t) => (t.cjs ? [t.source, t.cjs.code] : [t.source])));
 
   const integrity = createIntegrity();
   let tamperSent = false;
@@ -244,5 +246,18 @@ function startFromSnapshot() {
   start();
 }
 
-if (require('node:v8').startupSnapshot.isBuildingSnapshot()) module.exports = { startFromSnapshot };
+/**
+ * In the start-up snapshot's builder (snapshot.cjs), after the harness's modules have loaded: lockdown(), then the
+ * bodies of Jest's packages and acorn, in the order every job evaluates them (lockdown first). Nothing here reads the
+ * payload, the environment beyond what a job's is, or a job file.
+ */
+function prepareSnapshot() {
+  realmLib.lockdownNow();
+  require('expect');
+  require('jest-mock');
+  require('jest-each');
+  require('acorn');
+}
+
+if (require('node:v8').startupSnapshot.isBuildingSnapshot()) module.exports = { startFromSnapshot, prepareSnapshot };
 else start();

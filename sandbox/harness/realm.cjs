@@ -15,6 +15,7 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 const { esmToCjs, rewriteScriptImports, acornParse } = require('./esm-to-cjs.cjs');
+const { installEs2023 } = require('./es2023.cjs');
 
 const LOCKDOWN_OPTIONS = {
   errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose',
@@ -22,31 +23,44 @@ const LOCKDOWN_OPTIONS = {
   // The harness handles uncaught errors itself (they fail the running test, as in Jest).
   errorTrapping: 'none', unhandledRejectionTrapping: 'none', reporting: 'none',
 };
+// The hidden tests' text: a function whose source is part of them prints as `[hidden test code]` (a callback a test
+// hands to the submission must not reveal the test). Filled per job (hideTestSources); the printer reading it is
+// installed by lockdownNow(), before lockdown freezes Function.prototype.
+const hiddenTexts = [];
+let lockedDown = false;
+
 /**
- * @param {string[]} testSources  the hidden tests' text: a function whose
- *   source is part of them prints as `[hidden test code]` (a callback a test
- *   hands to the submission must not reveal the test). Installed before
- *   lockdown freezes Function.prototype.
+ * Freezes every intrinsic (ses's lockdown()), once per process: in the builder of the start-up snapshot when jobs
+ * start from one (snapshot.cjs), else at the start of the job. Before it: the ES2023 methods jobs lack
+ * (es2023.cjs) and the Function.prototype.toString that hides test code and prints those methods as built-ins.
  */
-function lockdownNow(testSources) {
-  // Loaded here, not with this module: ses shims what the context it loads in lacks, and a snapshot's builder
-  // context lacks what V8 adds on deserialisation (ArrayBuffer.prototype.transfer…), so it must load per job.
+function lockdownNow() {
+  if (lockedDown) return;
+  lockedDown = true;
+  const polyfills = installEs2023();
   require('ses');
   const nativeToString = Function.prototype.toString;
   const includes = Function.prototype.call.bind(String.prototype.includes);
-  const texts = testSources.slice();
+  const mapGet = Function.prototype.call.bind(Map.prototype.get);
   P.ObjectDefineProperty(Function.prototype, 'toString', {
     value: {
       toString() {
+        const builtin = mapGet(polyfills, this);
+        if (builtin !== undefined) return 'function ' + builtin + '() { [native code] }';
         const s = P.ReflectApply(nativeToString, this, []);
         if (s.length < 2 || s.endsWith('{ [native code] }')) return s;
-        for (let i = 0; i < texts.length; i++) if (includes(texts[i], s)) return 'function () { [hidden test code] }';
+        for (let i = 0; i < hiddenTexts.length; i++) if (includes(hiddenTexts[i], s)) return 'function () { [hidden test code] }';
         return s;
       },
     }.toString,
     writable: true, enumerable: false, configurable: true,
   });
   lockdown(LOCKDOWN_OPTIONS);
+}
+
+/** @param {string[]} testSources  this job's hidden tests, as received and as rewritten */
+function hideTestSources(testSources) {
+  for (let i = 0; i < testSources.length; i++) P.ArrayPush(hiddenTexts, testSources[i]);
 }
 
 // Built-ins a submission may `require`/`import`. "pure": hardened (deep-frozen)
@@ -341,4 +355,4 @@ function star(exports, m) {
   }
 }
 
-module.exports = { lockdownNow, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };
+module.exports = { lockdownNow, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };

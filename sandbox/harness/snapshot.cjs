@@ -5,19 +5,23 @@
 // and the job's files after deserialisation, exactly as a job started from boot.cjs does. It is given a job's
 // environment, so what a module reads while it loads is what it would read in a job.
 //
-// What stays per job, and why:
-// - ses and lockdown(): V8 adds its shipped-but-flagged built-ins (ArrayBuffer.prototype.transfer, Array.prototype
-//   .toSorted…) to a context as it deserialises it, so intrinsics frozen in a snapshot abort node at start-up, and
-//   ses loaded here would shim what this context lacks. realm.cjs loads ses inside lockdownNow().
-// - evaluating Jest's packages (and acorn): only after lockdown(), as in every job (main.cjs says why). Their code
-//   is compiled here; only their module bodies run per job.
+// What it also does, in the order a job would: lockdown() (ses), then the bodies of Jest's packages and acorn
+// (main.cjs prepareSnapshot). V8 adds its shipped-but-flagged built-ins (Array.prototype.toSorted, RegExp's `v` flag,
+// resizable ArrayBuffers, Intl.NumberFormat v3) to a context as it deserialises it, onto intrinsics frozen here, and
+// aborts: every JavaScript job therefore runs with those four features off (process-runner.ts JOB_V8_FEATURES), on
+// every backend alike, and es2023.cjs supplies the toSorted family before lockdown().
+//
+// What stays per job: the payload, the environment, the job's files, and
 // - dynamic import(): code from a snapshot has no import callback; main.cjs's startFromSnapshot() compiles one.
+// The globals V8 also adds on deserialisation (SharedArrayBuffer, Atomics, WebAssembly) are what they are after a
+// lockdown() in the job: not frozen (ses leaves them alone) and never handed to a submission (no Compartment has them).
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const v8 = require('node:v8');
 
 const harness = load(process.argv[2]);
+harness.prepareSnapshot();
 
 // The harness's own function, so no frame of a job's stack names this file (compiled under the builder's path).
 v8.startupSnapshot.setDeserializeMainFunction(harness.startFromSnapshot);

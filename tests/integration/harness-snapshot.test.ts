@@ -63,10 +63,10 @@ describe('cjs', () => {
 ];
 
 /** The job's frames, run by bubblewrap exactly as its backend runs a job, with `program` as what it starts. */
-function framesOf(program: readonly string[], tests: readonly HarnessTest[] = TESTS): Frame[] {
+function framesOf(program: readonly string[], tests: readonly HarnessTest[] = TESTS, solution = SOLUTION): Frame[] {
   const jobDir = mkdtempSync(join(work, 'job-'));
   mkdirSync(join(jobDir, SANDBOX_ROOT), { recursive: true });
-  writeFileSync(join(jobDir, SANDBOX_ROOT, 'solution.js'), SOLUTION);
+  writeFileSync(join(jobDir, SANDBOX_ROOT, 'solution.js'), solution);
   const key = randomBytes(32).toString('hex');
   const payload = {
     key,
@@ -145,6 +145,54 @@ describe('the harness start-up snapshot', () => {
       .map((f) => (f.data as { error: unknown }).error);
     expect(loadErrors).toEqual([null, null, null]);
     expect(JSON.stringify(fromSnapshot)).not.toContain(rootfs);
+  }, 120_000);
+
+  it('starts with every intrinsic already frozen, and the same JavaScript as a job locked down at its start', async () => {
+    const snap = (await harnessSnapshotFor(rootfs, args)) as string;
+    const cache = await codeCacheFor(rootfs, args);
+    // What the submission's realm has: ES2023's copying methods (es2023.cjs, printed as built-ins), frozen shared
+    // intrinsics it cannot patch, and none of the four V8 features jobs run without (process-runner.ts JOB_V8_FEATURES).
+    const solution = `exports.probe = () => {
+  const tried = (f) => { try { return String(f()); } catch (e) { return e.constructor.name + ': ' + e.message; } };
+  return [
+    [3, 1, 2].toSorted().join(), [1, 2, 3].toReversed().join(), [1, 2, 3].toSpliced(1, 1, 'x').join(), [1, 2].with(-1, 9).join(),
+    new Int8Array([3, -1]).toSorted().join(), String([].toSorted), Array.prototype[Symbol.unscopables].toSorted,
+    Object.isFrozen(Array.prototype), Object.isFrozen(Error), tried(() => { Array.prototype.toSorted = () => 'forged'; }),
+    tried(() => new RegExp('a', 'v')), typeof Intl.NumberFormat.prototype.formatRange, typeof SharedArrayBuffer,
+  ].join(' | ');
+};
+`;
+    const tests = [
+      {
+        name: 'p.test.js',
+        source: "const { probe } = require('./solution');\ntest('probe', () => { expect(probe()).toBe('?'); });\n",
+      },
+    ];
+    const received = (fs: Frame[]): string => {
+      const r = fs.find((f) => f.type === 'result')?.data as { status: string; message: string };
+      expect(r.status).toBe('failed');
+      return /Received: "(.*)"/.exec(r.message)?.[1] ?? r.message;
+    };
+    const fromSnapshot = received(framesOf(['/usr/bin/node', ...args, '--snapshot-blob', snap], tests, solution));
+    const fromBoot = received(
+      framesOf(['/usr/bin/node', ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])], tests, solution),
+    );
+    expect(fromSnapshot).toBe(fromBoot);
+    expect(fromSnapshot.split(' | ')).toEqual([
+      '1,2,3',
+      '3,2,1',
+      '1,x,3',
+      '1,9',
+      '-1,3',
+      'function toSorted() { [native code] }',
+      'true',
+      'true',
+      'true',
+      "TypeError: Cannot assign to read only property 'toSorted' of object '[object Array]'",
+      "SyntaxError: Invalid flags supplied to RegExp constructor 'v'",
+      'undefined',
+      'undefined',
+    ]);
   }, 120_000);
 
   it('runs an ES-module test as the grader rewrote it (the job parses it only when handed no rewrite)', async () => {

@@ -48,6 +48,21 @@ async function prepareJobDir(def: BackendDef, rootfs: string, job: SandboxJob, j
  */
 const TIER_UP_BUDGET = 8 * 67_584;
 
+/**
+ * Four features node 20's V8 ships behind flags that it adds to a context as it deserialises one: onto the
+ * intrinsics the harness's start-up snapshot has already frozen (lockdown() runs in its builder, ≈ 20 ms of every
+ * job's CPU; bench/README.md), which aborts node. Off in every JavaScript job on every backend, so what a
+ * submission can use does not depend on how its job started: the toSorted family comes from
+ * sandbox/harness/es2023.cjs instead; RegExp's `v` flag, resizable ArrayBuffers and Intl.NumberFormat v3
+ * (formatRange, roundingMode…) are not available (DESIGN.md, "What a job's JavaScript is").
+ */
+export const JOB_V8_FEATURES: readonly string[] = [
+  '--no-harmony-change-array-by-copy',
+  '--no-harmony-rab-gsab',
+  '--no-harmony-regexp-unicode-sets',
+  '--no-harmony-intl-number-format-v3',
+];
+
 export function nodeArgs(job: SandboxJob): string[] {
   const heap = Math.max(32, Math.floor(job.limits.memory_mb * 0.75));
   return [
@@ -55,6 +70,7 @@ export function nodeArgs(job: SandboxJob): string[] {
     '--max-semi-space-size=16',
     `--interrupt-budget=${TIER_UP_BUDGET}`,
     '--unhandled-rejections=warn',
+    ...JOB_V8_FEATURES,
   ];
 }
 
