@@ -4,7 +4,8 @@ import { dirname, extname, join } from 'node:path';
 // enumeration and formatters, which a lint thread never uses (≈ 20 ms of each thread's start-up).
 import { Linter } from 'eslint/universal';
 import globals from 'globals';
-import { DEFAULT_LINT_RULES, TS_OFF_RULES, type LintSpec } from '../../domain/lint.js';
+import { DEFAULT_LINT_RULES, TS_OFF_RULES } from '../../domain/lint-rules.js';
+import type { LintSpec } from '../../domain/lint.js';
 
 import type { TSESTree } from '@typescript-eslint/typescript-estree';
 import type { LintMessage } from '../../domain/analysis.js';
