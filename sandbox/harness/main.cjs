@@ -247,12 +247,14 @@ function startFromSnapshot() {
 }
 
 /**
- * In the start-up snapshot's builder (snapshot.cjs), after the harness's modules have loaded: lockdown(), then the
- * bodies of Jest's packages and acorn, in the order every job evaluates them (lockdown first). Nothing here reads the
+ * In the start-up snapshot's builder (snapshot.cjs), after the harness's modules have loaded: lockdown(), the host
+ * objects every Compartment is endowed with hardened, then the bodies of Jest's packages and acorn, in the order
+ * every job evaluates them (lockdown first). Nothing here reads the
  * payload, the environment beyond what a job's is, or a job file.
  */
 function prepareSnapshot() {
   realmLib.lockdownNow();
+  realmLib.hardenShared();
   require('expect');
   require('jest-mock');
   require('jest-each');

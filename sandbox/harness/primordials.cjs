@@ -33,6 +33,8 @@ module.exports = Object.freeze({
   hrtime: process.hrtime.bind(process),
   writeSync: fs.writeSync,
   readFileSync: fs.readFileSync,
+  openSync: fs.openSync,
+  readSync: fs.readSync,
   String,
   Error,
 });

@@ -58,6 +58,15 @@ function lockdownNow() {
   lockdown(LOCKDOWN_OPTIONS);
 }
 
+/**
+ * The host objects every Compartment is endowed with, and the interop helpers its modules call: hardened once per
+ * process, in the start-up snapshot's builder when there is one (hardening what is already frozen costs nothing).
+ */
+function hardenShared() {
+  harden([interopDefault, namespace, star]);
+  for (const x of [Buffer, URL, URLSearchParams, AbortController, AbortSignal, Intl, WeakRef, FinalizationRegistry, structuredClone, atob, btoa, queueMicrotask]) harden(x);
+}
+
 /** @param {string[]} testSources  this job's hidden tests, as received and as rewritten */
 function hideTestSources(testSources) {
   for (let i = 0; i < testSources.length; i++) P.ArrayPush(hiddenTexts, testSources[i]);
@@ -213,8 +222,7 @@ function createStudentRealm(o) {
   }
 
   function makeCompartment() {
-    harden([interopDefault, namespace, star]);
-    for (const x of [Buffer, URL, URLSearchParams, AbortController, AbortSignal, Intl, WeakRef, FinalizationRegistry, structuredClone, atob, btoa, queueMicrotask]) harden(x);
+    hardenShared();
     harden(Object.getPrototypeOf(P.setTimeout(() => {}, 0)));
     harden(Object.getPrototypeOf(P.setImmediate(() => {})));
     const consoleFacade = harden(forwarder(() => console, ['log', 'error', 'warn', 'info', 'debug', 'trace', 'dir', 'table', 'time', 'timeEnd', 'timeLog', 'group', 'groupEnd', 'groupCollapsed', 'assert', 'count', 'countReset']));
@@ -355,4 +363,4 @@ function star(exports, m) {
   }
 }
 
-module.exports = { lockdownNow, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };
+module.exports = { lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };
