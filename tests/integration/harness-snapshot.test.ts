@@ -3,7 +3,7 @@
 // grader's, and a snapshot that cannot be made must leave jobs starting from boot.cjs.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -228,6 +228,12 @@ describe('the harness start-up snapshot', () => {
     const placed = readFileSync(join(again, name));
     expect(placed.length).toBeGreaterThan(1_000_000);
     expect(readFileSync(kept).length).toBe(placed.length);
+    // The next run checks the new kept blob once, and marks it as started under this node binary and these flags;
+    // the truncated one was never marked.
+    const marks = (): string[] => readdirSync(join(work, 'cache', 'snapshot')).filter((f) => f.startsWith('started-'));
+    const before = marks();
+    expect(await harnessSnapshotFor(await ensureRootfs(join(work, 'third-base'), HARNESS_DIR), args)).toBe(name);
+    expect(marks().filter((m) => !before.includes(m))).toHaveLength(1);
   }, 120_000);
 
   it('is not used where a job sees the host paths (the unsafe backend), which still runs a top-level-await test', async () => {

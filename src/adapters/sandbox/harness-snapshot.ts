@@ -1,9 +1,9 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../util/hash.js';
-import { placeMade, runHostNode, runWarmUp } from './code-cache.js';
-import { SANDBOX_HARNESS_DIR } from './rootfs.js';
+import { graderCacheDir, placeMade, runHostNode, runWarmUp } from './code-cache.js';
+import { exists, SANDBOX_HARNESS_DIR } from './rootfs.js';
 
 /**
  * The sandbox path of a V8 start-up snapshot of the harness for exactly these node flags, or null if one cannot be
@@ -32,14 +32,26 @@ export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]):
 }
 
 /**
- * A kept blob is checked before use (≈ 30 ms of CPU, once per run and flags): one made by another build of node (a
- * cache directory shared between machines, a node rebuilt at the same version and path) is refused by node, and
- * every job started from it would die at start-up. Resolves once the harness in it has said hello.
+ * A kept blob is checked before use: one made by another build of node (a cache directory shared between machines, a
+ * node rebuilt at the same version and path) is refused by node, and every job started from it would die at
+ * start-up. Resolves once the harness in it has said hello (≈ 35 ms of CPU), or at once when a blob of this size has
+ * already started under this very node binary and these flags (a mark in the grader's cache: a rebuilt or replaced
+ * binary has another inode or times).
  */
 async function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
+  const mark = join(graderCacheDir(), 'snapshot', `started-${await startStamp(nodeArgs, blob)}`);
+  if (await exists(mark)) return;
   // With no payload the harness stops right after its hello frame.
   const run = await runHostNode([...nodeArgs, '--snapshot-blob', blob]);
   if (!run.frames.startsWith('{"seq":0,"type":"hello"')) throw new Error(`the kept snapshot does not start: ${run.stderr}`);
+  await writeFile(mark, '').catch(() => undefined);
+}
+
+/** What decides whether node starts a blob: the node binary itself, the flags, and (for a damaged copy) its size. */
+async function startStamp(nodeArgs: readonly string[], blob: string): Promise<string> {
+  const [node, made] = await Promise.all([stat(process.execPath), stat(blob)]);
+  const identity = [process.version, node.dev, node.ino, node.size, node.mtimeMs, node.ctimeMs, made.size, ...nodeArgs];
+  return sha256(identity.join('\0')).slice(0, 32);
 }
 
 /**

@@ -72,7 +72,7 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   const base = mkdtempSync(join(tmpdir(), 'evigrade-'));
   const cleanup = (): void => rmSync(base, { recursive: true, force: true });
   process.once('exit', cleanup);
-  const node = await ensureRootfs(base, harnessDir);
+  const node = await ensureRootfs(base, harnessDir, { devices: backend.needsRootTree });
   let python: Promise<string> | null = null;
   // The Python root is built on the first Python job only: JavaScript graders never pay for it.
   const rootfs = (runtime: Runtime): Promise<string> => (runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(base, harnessDir)));

@@ -46,7 +46,7 @@ const HARNESS_FILES = ['harness.cjs', 'hooks.mjs', 'boot.cjs', 'snapshot.cjs'];
  * harness; nothing else of the host. Built once per content hash, atomically.
  * Both process backends and the Docker image use this same tree.
  */
-export async function ensureRootfs(base: string, harnessDir: string): Promise<string> {
+export async function ensureRootfs(base: string, harnessDir: string, opts: { devices?: boolean } = {}): Promise<string> {
   const nodePath = process.execPath;
   const harness = await readFile(join(harnessDir, 'harness.cjs'));
   const hooks = Buffer.concat(await Promise.all(HARNESS_FILES.slice(1).map((f) => readFile(join(harnessDir, f)))));
@@ -61,7 +61,8 @@ export async function ensureRootfs(base: string, harnessDir: string): Promise<st
   for (const lib of libs) await place(lib, join(tmp, lib), 0o755);
   for (const f of HARNESS_FILES) await place(join(harnessDir, f), join(tmp, SANDBOX_HARNESS_DIR, f), 0o644);
   for (const d of ['job/sub', 'proc', 'dev', 'tmp']) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
-  await makeDevices(join(tmp, 'dev'));
+  // Only a chroot job sees these (bwrap and Docker mount their own /dev): four mknod processes a command saves.
+  if (opts.devices ?? true) await makeDevices(join(tmp, 'dev'));
   // Docker copies the image's /tmp mode onto its tmpfs; bwrap mounts its own; chroot jobs get 0755 copies.
   await chmod(join(tmp, 'tmp'), 0o1777);
   try {
