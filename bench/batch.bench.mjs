@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, summary, table } from './cpu.mjs';
+import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, median, medianOf, summary, table } from './cpu.mjs';
 import { jestArgs } from './jest-peer.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,7 +136,17 @@ const started = performance.now();
 try {
   const check = cpuOf(process.execPath, floorArgs);
   if (check.stdout.trim() !== '13/13') throw new Error(`the floor program did not pass the 13 tests: ${check.stdout}`);
-  const floor = medianOf(RUNS, () => cpuOf(process.execPath, floorArgs));
+  // The floor is sampled again before and after every graded class (this VM's speed drifts by a fifth within minutes,
+  // so a floor measured only first can be read against a class run at another speed): the median of all samples.
+  const floorSamples = [];
+  const sampleFloor = () => floorSamples.push(cpuOf(process.execPath, floorArgs));
+  for (let i = 0; i < RUNS; i++) sampleFloor();
+  const bracketed = (dir) => {
+    sampleFloor();
+    const run = grade(dir);
+    sampleFloor();
+    return run;
+  };
   // Every command runs without the machine's Node start-up settings (cpu.mjs); if it has some, the floor is also
   // shown as this machine's own `node` pays it, since an earlier floor was measured that way.
   const machineEnv = Object.keys(MACHINE_STARTUP_ENV);
@@ -148,10 +158,11 @@ try {
 
   const small = classOf(N);
   rmSync(cacheDir, { recursive: true, force: true });
-  const classCold = grade(small); // first run of this rubric on this machine: collection and code cache made
-  const classWarm = medianOf(Math.max(1, Math.min(3, RUNS)), () => grade(small));
+  const classCold = bracketed(small); // first run of this rubric on this machine: collection and code cache made
+  const classWarm = medianOf(Math.max(1, Math.min(3, RUNS)), () => bracketed(small));
   const big = classOf(BIG);
-  const bigRun = grade(big);
+  const bigRun = bracketed(big);
+  const floor = { cpu: median(floorSamples.map((r) => r.cpu)), wall: median(floorSamples.map((r) => r.wall)) };
   const marginal = { cpu: (bigRun.cpu - classWarm.cpu) / (BIG - N), wall: (bigRun.wall - classWarm.wall) / (BIG - N) };
 
   // The mixed class: its own floor and peer (each submission's median, averaged), and the whole command over it.
@@ -215,7 +226,7 @@ try {
     row(`evigrade, class of 900, per submission: extrapolated (T(${N}) + ${900 - N} × marginal), not run`, at900),
   ];
   console.log(
-    `Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; floor and peer: median of ${RUNS})\n`,
+    `Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; peer: median of ${RUNS}; floor: median of ${floorSamples.length}, sampled first and before and after each graded class)\n`,
   );
   console.log(table(['per submission', 'CPU', 'wall', 'CPU vs floor', 'CPU vs jest'], rows));
   console.log(
