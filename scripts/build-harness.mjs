@@ -1,6 +1,7 @@
 // Bundles the in-sandbox harness (with Jest's real `expect`, `jest-mock` and
 // `jest-each`) into sandbox/dist, so a sandbox needs two files, not node_modules.
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './node-bundle.mjs';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,20 +12,12 @@ mkdirSync(out, { recursive: true });
 await build({
   entryPoints: [join(root, 'sandbox', 'harness', 'main.cjs')],
   outfile: join(out, 'harness.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  legalComments: 'none',
-  // Whitespace and syntax only: identifiers (and so every function and class name Jest prints) stay as written.
-  minifyWhitespace: true,
-  minifySyntax: true,
+  ...NODE_BUNDLE,
   // Two of Jest's dependencies replaced by what they amount to in a job (each stub says why).
   alias: {
     'supports-color': join(root, 'sandbox', 'harness', 'stubs', 'supports-color.cjs'),
     'graceful-fs': join(root, 'sandbox', 'harness', 'stubs', 'graceful-fs.cjs'),
   },
-  logLevel: 'warning',
 });
 copyFileSync(join(root, 'sandbox', 'harness', 'hooks.mjs'), join(out, 'hooks.mjs'));
 for (const f of ['boot.cjs', 'snapshot.cjs']) copyFileSync(join(root, 'sandbox', 'harness', f), join(out, f));

@@ -97,7 +97,7 @@ export async function withSandbox<T>(
   // Each lint thread pays ESLint's start-up (≈ 0.4 s of CPU) when a file first needs it, and lints a small
   // file in ≈ 5 ms while that submission's sandbox job takes ≈ 0.1 s: one thread per LINT_JOBS jobs keeps up.
   const threads = Math.max(1, Math.min(availableParallelism(), Math.ceil(concurrency / LINT_JOBS)));
-  const analysis = createAnalysisPool({ threads });
+  const analysis = createAnalysisPool({ threads, cacheDir: graderCacheDir() });
   const ports: GradePorts = { sandbox, analysis, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);

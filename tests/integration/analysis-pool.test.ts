@@ -2,6 +2,9 @@
 // within its limit while the other files of the batch are analysed normally.
 // Budgets are CPU time of the analysing thread: waiting in the queue or a cold
 // worker's start-up is never charged to a file.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAnalysisPool, type AnalysisRequest } from '../../src/adapters/analysis/pool.js';
 import { LintSpecSchema } from '../../src/domain/lint.js';
@@ -178,4 +181,41 @@ describe('analysis pool', () => {
       }
     });
   });
+});
+
+describe('ESLint in a lint thread (one bundle, compiled through a V8 code cache)', () => {
+  const code = 'var unused = 1;\nfunction f(a) { if (a == null) { return y; } return a; }\nmodule.exports = { f };\n';
+  const files = inlineSubmission({ 'solution.js': code }).files;
+  const lintOf = async (cacheDir?: string) => {
+    const p = createAnalysisPool({ threads: 1, ...(cacheDir ? { cacheDir } : {}) });
+    try {
+      const [a] = await p.analyse(files, request());
+      return a?.lint.map((m) => [m.rule, m.line, m.column, m.message]);
+    } finally {
+      await p.close();
+    }
+  };
+
+  it('keeps the code cache its first thread made, lints the same with and without it, and survives a damaged one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-lint-cache-'));
+    try {
+      const none = await lintOf();
+      expect(none).toContainEqual(['eslint/no-undef', 2, 41, "'y' is not defined."]);
+      expect(await lintOf(dir)).toEqual(none);
+      const kept = readdirSync(join(dir, 'lint'));
+      expect(kept).toHaveLength(1);
+      const cache = join(dir, 'lint', kept[0] as string);
+      expect(statSync(cache).size).toBeGreaterThan(100_000);
+      // A second thread starts from the cache (V8 accepts it: the file is left as it was) and lints the same.
+      const made = readFileSync(cache);
+      expect(await lintOf(dir)).toEqual(none);
+      expect(readFileSync(cache).equals(made)).toBe(true);
+      // A damaged cache is refused by V8: the bundle compiles from source, lints the same, and the cache is made again.
+      writeFileSync(cache, Buffer.alloc(4096, 7));
+      expect(await lintOf(dir)).toEqual(none);
+      expect(statSync(cache).size).toBeGreaterThan(100_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

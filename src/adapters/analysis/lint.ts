@@ -1,16 +1,18 @@
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-// ESLint's Linter alone (its browser entry): the package's main also loads the CLI's config loader, file
-// enumeration and formatters, which a lint thread never uses (≈ 20 ms of each thread's start-up).
-import { Linter } from 'eslint/universal';
-import globals from 'globals';
+import { extname } from 'node:path';
+import type { Linter } from 'eslint';
 import { DEFAULT_LINT_RULES, TS_OFF_RULES } from '../../domain/lint-rules.js';
 import type { LintSpec } from '../../domain/lint.js';
+import { loadEslint } from './eslint-bundle.js';
 
 import type { TSESTree } from '@typescript-eslint/typescript-estree';
 import type { LintMessage } from '../../domain/analysis.js';
 
-const linter = new Linter({ configType: 'flat' });
+// ESLint's Linter alone (its browser entry: the package's main also loads the CLI's config loader, file enumeration
+// and formatters, which a lint thread never uses), from one bundle with a V8 code cache (eslint-bundle.ts).
+const eslint = loadEslint();
+const globals = eslint.globals;
+const linter = new eslint.Linter({ configType: 'flat' });
 
 // ESLint turns a plain config array into a normalised FlatConfigArray on every
 // verify (schema-validating every rule's options). Handing it one already
@@ -18,20 +20,7 @@ const linter = new Linter({ configType: 'flat' });
 // cache hits, halves the cost of linting a small file. The class is internal
 // to ESLint (pinned by the lockfile); without it we fall back to plain arrays.
 type ConfigLike = Linter.Config[] & { normalizeSync?: () => void };
-const FlatConfigArray = loadFlatConfigArray();
-function loadFlatConfigArray(): (new (c: Linter.Config[]) => ConfigLike) | null {
-  try {
-    const req = createRequire(import.meta.url);
-    const dir = dirname(req.resolve('eslint/package.json'));
-    return (
-      req(join(dir, 'lib', 'config', 'flat-config-array.js')) as {
-        FlatConfigArray: new (c: Linter.Config[]) => ConfigLike;
-      }
-    ).FlatConfigArray;
-  } catch {
-    return null;
-  }
-}
+const FlatConfigArray = eslint.FlatConfigArray;
 // The TypeScript parser loads TypeScript (~0.5 s of CPU): loaded for the first TypeScript file only.
 let tsParser: Linter.Parser | null = null;
 /** Loads what linting `file` needs beyond ESLint itself (the TypeScript parser for a TypeScript file). */
@@ -121,6 +110,7 @@ export function lintWithAst(
     const asModule = verify('module');
     if (!asModule.some((m) => m.fatal)) raw = asModule;
   }
+  eslint.keepCodeCache(); // once per thread that had none: it now holds what this first file compiled
   const fatal = raw.some((m) => m.fatal);
   const ast = fatal ? null : (linter.getSourceCode().ast as unknown as TSESTree.Program);
   return { messages: toMessages(raw), ast };

@@ -34,6 +34,8 @@ export interface PoolOptions {
    * net (analysis is synchronous CPU work), so it is generous: a starved thread still advances.
    */
   readonly stallMs?: number;
+  /** The grader's cache directory: lint threads keep ESLint's V8 code cache there (eslint-bundle.ts). */
+  readonly cacheDir?: string;
 }
 
 // The worker always runs compiled code (dist/), also when the caller is a vitest run over src/.
@@ -83,6 +85,7 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
   const poolOf = (): Piscina =>
     (pool ??= new Piscina({
       filename: WORKER,
+      workerData: { cacheDir: opts.cacheDir ?? null },
       maxThreads: opts.threads ?? Math.max(1, availableParallelism()),
       idleTimeout: 30_000,
       // A larger young generation: linting allocates many short-lived objects.
