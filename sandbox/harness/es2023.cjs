@@ -7,7 +7,9 @@
 const MAX_ARRAY_LENGTH = 2 ** 32 - 1;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const ArraySort = Function.prototype.call.bind(Array.prototype.sort);
-const nativeToString = Function.prototype.call.bind(Function.prototype.toString);
+// Function.prototype.toString read at call time: lockdownNow() replaces it (with the printer that hides test code) after
+// this module loads, then freezes it.
+const FunctionToString = (fn) => Function.prototype.call.call(Function.prototype.toString, fn);
 const ObjectToString = Function.prototype.call.bind(Object.prototype.toString);
 const TypedArray = Object.getPrototypeOf(Uint8Array);
 const TypedArraySort = Function.prototype.call.bind(TypedArray.prototype.sort);
@@ -30,9 +32,17 @@ function toObject(value) {
   return Object(value);
 }
 
-/** How V8's RangeError names a bad index (its side-effect-free ToString: no getter or toString of the submission runs). */
+/**
+ * How V8's RangeError names a bad index (its side-effect-free ToString: no getter or toString of the submission
+ * runs). A function prints through Function.prototype.toString as it is when called — after lockdownNow() the printer
+ * that hides the tests' code (red-team pass: printing with the original handed a hidden test callback's whole source
+ * to the submission) — cut as V8 cuts a function's source in its messages.
+ */
 function indexText(index) {
-  if (typeof index === 'function') return nativeToString(index);
+  if (typeof index === 'function') {
+    const text = FunctionToString(index);
+    return text.length > 128 ? text.slice(0, 111) + '...<omitted>...' + text.slice(-2) : text;
+  }
   if (typeof index !== 'object' || index === null) return String(index);
   const toString = dataProperty(index, 'toString');
   if (toString !== Object.prototype.toString) return '[object ' + ObjectToString(index).slice(8, -1) + ']';

@@ -6,27 +6,12 @@
 // it had (/proc/self/schedstat, second field). Without /proc the count is wall time, as in Jest.
 const P = require('./primordials.cjs');
 
-// One descriptor, read from offset 0 each time (the kernel regenerates the text on every read from 0): a test
-// starts with one read, where opening, reading and closing the file cost ≈ 0.2 ms.
-let schedstat = -1;
-const text = new Uint8Array(256);
-
 function waitedMs() {
   try {
-    if (schedstat < 0) schedstat = P.openSync('/proc/self/schedstat', 'r');
-    return secondField(P.readSync(schedstat, text, 0, text.length, 0)) / 1e6;
+    return Number(P.StringSplit(P.readFileSync('/proc/self/schedstat', 'latin1'), ' ')[1]) / 1e6 || 0;
   } catch {
     return 0;
   }
-}
-
-/** The second space-separated decimal number of the first `n` bytes of `text` (0 if there is none). */
-function secondField(n) {
-  let i = 0;
-  while (i < n && text[i] !== 32) i++;
-  let value = 0;
-  for (i++; i < n && text[i] >= 48 && text[i] <= 57; i++) value = value * 10 + (text[i] - 48);
-  return value;
 }
 
 const nowMs = () => {
@@ -34,13 +19,27 @@ const nowMs = () => {
   return s * 1e3 + ns / 1e6;
 };
 
-/** Calls `onTimeout` once `ms` of own time has passed; `clear()` cancels. */
+const cpuMs = () => {
+  const u = P.cpuUsage();
+  return (u.user + u.system) / 1e3;
+};
+
+/**
+ * Calls `onTimeout` once `ms` of own time has passed; `clear()` cancels. Own time is wall time less the waits the
+ * kernel counted, bounded by what cannot be forged from inside the job: a wait is never negative nor longer than
+ * the wall time that passed, and own time is never less than the CPU the process used meanwhile. (The wait count is
+ * read by path each time: a descriptor kept open could be closed by the submission and its number reused for a file
+ * of its own, which made every test's own time negative — red-team pass, 2026-11-23.)
+ */
 function ownTimeout(ms, onTimeout) {
   const start = nowMs();
   const waited0 = waitedMs();
+  const cpu0 = cpuMs();
   let timer = null;
   const check = () => {
-    const own = nowMs() - start - (waitedMs() - waited0);
+    const wall = nowMs() - start;
+    const waited = Math.min(Math.max(waitedMs() - waited0, 0), wall);
+    const own = Math.max(wall - waited, cpuMs() - cpu0);
     if (own >= ms) return onTimeout();
     timer = P.setTimeout(check, ms - own);
   };

@@ -33,8 +33,7 @@ module.exports = Object.freeze({
   hrtime: process.hrtime.bind(process),
   writeSync: fs.writeSync,
   readFileSync: fs.readFileSync,
-  openSync: fs.openSync,
-  readSync: fs.readSync,
+  cpuUsage: process.cpuUsage.bind(process),
   String,
   Error,
 });

@@ -863,6 +863,67 @@ module.exports = { double: (n) => n * 2, vec: (x, y) => new Vec(x, y), stack: ()
   }
 });
 
+// Red-team pass on the sixth speed pass (lockdown() in the snapshot's builder, es2023.cjs, a kept /proc descriptor):
+// each case forged a pass before its fix, on every backend.
+describe.each(backends.map((b) => b.id))(
+  'class 11: what the start-up snapshot change opened (%s)',
+  (backend: ProcessBackendId) => {
+    it('a slow submission cannot switch per-test timeouts off by swapping the descriptor the harness reads its waits from', async () => {
+      const tests = {
+        'speed.test.js': `const s = require('./solution');
+test('answers within 1 s', async () => { expect(await s.compute()).toBe(42); }, 1000);
+test('again within 1 s', async () => { expect(await s.compute()).toBe(42); }, 1000);`,
+      };
+      // Each answer takes 2.5 s. Before the fix the harness kept /proc/self/schedstat open: the submission closed that
+      // descriptor and reopened one of its own files (the lowest free number: the same one), reading back a wait of
+      // 10^12 ns, so each test's own time came out negative and it passed.
+      const attack = `const fs = process.getBuiltinModule(['f', 's'].join(''));
+let fd = -1, n = 0;
+function find() {
+  const b = Buffer.alloc(64);
+  for (let i = 3; i < 128; i++) {
+    try {
+      const st = fs.fstatSync(i);
+      if (!st.isFile() || st.size !== 0) continue;
+      const k = fs.readSync(i, b, 0, 64, 0);
+      if (/^\\d+ \\d+ \\d+\\n$/.test(b.toString('latin1', 0, k))) return i;
+    } catch {}
+  }
+  return -1;
+}
+function swap() { if (fd < 0) fd = find(); if (fd < 0) return; fs.closeSync(fd); n += 1; fs.openSync(__dirname + '/c' + n + '.txt', 'r'); }
+exports.compute = () => { try { swap(); } catch {} return new Promise((r) => setTimeout(() => r(42), 2500)); };`;
+      const clocks = Object.fromEntries([1, 2, 3, 4].map((i) => [`c${i}.txt`, `0 ${i}000000000000 0\n`]));
+      const r = await gradeInline(backend, inlineRubric(tests), { 'solution.js': attack, ...clocks });
+      expect(statuses(r)).toEqual({ 'answers within 1 s': 'timeout', 'again within 1 s': 'timeout' });
+    });
+
+    it("a submission cannot read a hidden test callback's source through an ES2023 method's error message", async () => {
+      const tests = {
+        'user.test.js': `const s = require('./solution');
+test('looks a user up', (done) => {
+  s.lookUp(7, (err, user) => {
+    expect(err).toBeNull();
+    expect(user).toEqual({ id: 7, name: 'Grace Hopper', roles: ['admin', 'author'] });
+    done();
+  });
+});`,
+      };
+      // [].with(cb) names its bad index in a RangeError; es2023.cjs printed a function with the original
+      // Function.prototype.toString, not the one that hides the tests' code, so the expected value could be read back.
+      const attack = `exports.lookUp = (id, cb) => {
+  let src = '';
+  try { [].with(cb); } catch (e) { src = e.message.slice('Invalid index : '.length); }
+  const m = /toEqual\\(([\\s\\S]*?)\\);\\s*done/.exec(src);
+  cb(null, m ? JSON.parse(m[1].replace(/'/g, '"').replace(/(\\w+):/g, '"$1":')) : { id, src });
+};`;
+      const r = await gradeInline(backend, inlineRubric(tests), { 'solution.js': attack });
+      expect([statuses(r), flagCodes(r)]).toEqual([{ 'looks a user up': 'failed' }, []]);
+      expect(r.tests[0]?.message).toContain('function () { [hidden test code] }');
+    });
+  },
+);
+
 describe.each(backends.map((b) => b.id))('the built-ins a submission may load (%s)', (backend: ProcessBackendId) => {
   const probe = `const tryLoad = (n) => { try { return typeof require(n); } catch (e) { return 'refused'; } };
 exports.answer = () => 42;
