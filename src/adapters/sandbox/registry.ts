@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
+import { makeWorkDir, sweepStaleWorkDirs } from './work-dirs.js';
 import { JOB_PERMISSIONS, nodeArgs, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
@@ -69,7 +68,9 @@ export interface SandboxOptions {
 export async function openSandbox(choice: SandboxChoice, harnessDir: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   const backend = await chooseBackend(choice);
   await sweepStaleCgroups().catch(() => 0);
-  const base = mkdtempSync(join(tmpdir(), 'evigrade-'));
+  // Left by killed graders; in the background: grading does not wait for it.
+  void sweepStaleWorkDirs().catch(() => 0);
+  const base = makeWorkDir();
   const cleanup = (): void => rmSync(base, { recursive: true, force: true });
   process.once('exit', cleanup);
   const node = await ensureRootfs(base, harnessDir, { devices: backend.needsRootTree });
