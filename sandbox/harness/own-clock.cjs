@@ -19,27 +19,21 @@ const nowMs = () => {
   return s * 1e3 + ns / 1e6;
 };
 
-const cpuMs = () => {
-  const u = P.cpuUsage();
-  return (u.user + u.system) / 1e3;
-};
-
 /**
- * Calls `onTimeout` once `ms` of own time has passed; `clear()` cancels. Own time is wall time less the waits the
- * kernel counted, bounded by what cannot be forged from inside the job: a wait is never negative nor longer than
- * the wall time that passed, and own time is never less than the CPU the process used meanwhile. (The wait count is
- * read by path each time: a descriptor kept open could be closed by the submission and its number reused for a file
- * of its own, which made every test's own time negative — red-team pass, 2026-11-23.)
+ * Calls `onTimeout` once `ms` of own time has passed; `clear()` cancels. A wait counts only within what it can be: never
+ * negative, never longer than the wall time that passed. (The count is read by path each time: a descriptor kept open
+ * could be closed by the submission and its number reused for a file of its own, which made every test's own time
+ * negative — red-team pass 2026-11-23, DESIGN.md class 11. The process's CPU is no lower bound: V8's collector and
+ * compiler threads add to it, so a CPU-bound test near its limit would time out where Jest's would not.)
  */
 function ownTimeout(ms, onTimeout) {
   const start = nowMs();
   const waited0 = waitedMs();
-  const cpu0 = cpuMs();
   let timer = null;
   const check = () => {
     const wall = nowMs() - start;
     const waited = Math.min(Math.max(waitedMs() - waited0, 0), wall);
-    const own = Math.max(wall - waited, cpuMs() - cpu0);
+    const own = wall - waited;
     if (own >= ms) return onTimeout();
     timer = P.setTimeout(check, ms - own);
   };

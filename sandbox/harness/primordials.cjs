@@ -33,7 +33,6 @@ module.exports = Object.freeze({
   hrtime: process.hrtime.bind(process),
   writeSync: fs.writeSync,
   readFileSync: fs.readFileSync,
-  cpuUsage: process.cpuUsage.bind(process),
   String,
   Error,
 });
