@@ -75,6 +75,18 @@ function arrayOfLength(len) {
   return [];
 }
 
+/** `with`'s index as the spec resolves it: a negative one counts from the end (checked against `len` by the caller). */
+function actualIndex(len, index) {
+  const relative = toIntegerOrInfinity(index);
+  return relative >= 0 ? relative : len + relative;
+}
+
+/** Reads `from[0..len)` (each index once, in ascending order of `to`'s) into `to`, as is or reversed; returns `to`. */
+function copyInto(to, from, len, reversed) {
+  for (let k = 0; k < len; k++) to[k] = from[reversed ? len - 1 - k : k];
+  return to;
+}
+
 /** The spec's ValidateTypedArray and TypedArrayCreateSameType: a new typed array of O's own kind (never a species). */
 function sameTypeAs(o) {
   const name = typeof o === 'object' && o !== null ? taName(o) : undefined;
@@ -86,17 +98,13 @@ const arrayMethods = {
   toReversed() {
     const o = toObject(this);
     const len = lengthOf(o);
-    const a = arrayOfLength(len);
-    for (let k = 0; k < len; k++) a[k] = o[len - 1 - k];
-    return a;
+    return copyInto(arrayOfLength(len), o, len, true);
   },
   toSorted(comparefn) {
     checkComparator(comparefn);
     const o = toObject(this);
     const len = lengthOf(o);
-    const a = arrayOfLength(len);
-    for (let k = 0; k < len; k++) a[k] = o[k];
-    return ArraySort(a, comparefn);
+    return ArraySort(copyInto(arrayOfLength(len), o, len, false), comparefn);
   },
   toSpliced(start, skipCount, ...items) {
     const o = toObject(this);
@@ -118,8 +126,7 @@ const arrayMethods = {
   with(index, value) {
     const o = toObject(this);
     const len = lengthOf(o);
-    const relative = toIntegerOrInfinity(index);
-    const actual = relative >= 0 ? relative : len + relative;
+    const actual = actualIndex(len, index);
     if (actual >= len || actual < 0) throw new RangeError('Invalid index : ' + indexText(index));
     const a = arrayOfLength(len);
     for (let k = 0; k < len; k++) a[k] = k === actual ? value : o[k];
@@ -130,21 +137,16 @@ const arrayMethods = {
 const typedArrayMethods = {
   toReversed() {
     const { len, Make } = sameTypeAs(this);
-    const a = new Make(len);
-    for (let k = 0; k < len; k++) a[k] = this[len - 1 - k];
-    return a;
+    return copyInto(new Make(len), this, len, true);
   },
   toSorted(comparefn) {
     checkComparator(comparefn);
     const { len, Make } = sameTypeAs(this);
-    const a = new Make(len);
-    for (let k = 0; k < len; k++) a[k] = this[k];
-    return TypedArraySort(a, comparefn);
+    return TypedArraySort(copyInto(new Make(len), this, len, false), comparefn);
   },
   with(index, value) {
     const { len, Make } = sameTypeAs(this);
-    const relative = toIntegerOrInfinity(index);
-    const actual = relative >= 0 ? relative : len + relative;
+    const actual = actualIndex(len, index);
     // The spec's ToNumber/ToBigInt of the value, once and before the index check: a one-element array of the kind does it.
     const converted = new Make(1);
     converted[0] = value;
