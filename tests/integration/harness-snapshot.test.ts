@@ -195,6 +195,33 @@ describe('the harness start-up snapshot', () => {
     ]);
   }, 120_000);
 
+  it('gives every job its own randomness (Math.random, crypto), though jobs keep the snapshot’s string-hash seed', async () => {
+    const snap = (await harnessSnapshotFor(rootfs, args)) as string;
+    const cache = await codeCacheFor(rootfs, args);
+    expect(args).toContain('--no-rehash-snapshot');
+    // A hidden test may draw its inputs at random: a submission that could foresee them would know the answers.
+    const solution = `exports.draw = () => [Math.random(), Math.random(), require('crypto').randomUUID(), require('crypto').randomBytes(8).toString('hex')].join(' ');\n`;
+    const tests = [
+      {
+        name: 'r.test.js',
+        source: "const { draw } = require('./solution');\ntest('draw', () => { expect(draw()).toBe('?'); });\n",
+      },
+    ];
+    const drawn = (program: string[]): string[] => {
+      const r = framesOf(program, tests, solution).find((f) => f.type === 'result')?.data as { message: string };
+      return (/Received: "(.*)"/.exec(r.message)?.[1] ?? r.message).split(' ');
+    };
+    const fromSnapshot = ['/usr/bin/node', ...args, '--snapshot-blob', snap];
+    const draws = [
+      drawn(fromSnapshot),
+      drawn(fromSnapshot),
+      drawn(['/usr/bin/node', ...args, SANDBOX_HARNESS, ...(cache ? [cache] : [])]),
+    ];
+    for (const d of draws) expect(d).toHaveLength(4);
+    // No value repeats, within a job or across them.
+    expect(new Set(draws.flat()).size).toBe(12);
+  }, 120_000);
+
   it('runs an ES-module test as the grader rewrote it (the job parses it only when handed no rewrite)', async () => {
     const snap = (await harnessSnapshotFor(rootfs, args)) as string;
     const program = ['/usr/bin/node', ...args, '--snapshot-blob', snap];

@@ -63,6 +63,17 @@ export const JOB_V8_FEATURES: readonly string[] = [
   '--no-harmony-intl-number-format-v3',
 ];
 
+/**
+ * Node 20.20's V8 (the CVE-2026-21717 fix) derives its string-hash secrets from a fresh random seed at every start: a
+ * search for three 64-bit primes by Miller-Rabin, then a rehash of every string in the snapshot, ≈ 5 ms of a job's
+ * CPU (`perf`: `detail::sprp` alone was 10–13 % of a bare `node -e 0`; bench/README.md). A job keeps the seed its
+ * snapshot was made with instead. That seed only guards the job's own hash tables against flooding, and a submission
+ * that floods them slows its own job, which its time limit bounds; Math.random and crypto are seeded apart and still
+ * differ per job (tests/integration/harness-snapshot.test.ts). The grader keeps a random seed: it parses what jobs
+ * and users send.
+ */
+const JOB_HASH_SEED = '--no-rehash-snapshot';
+
 export function nodeArgs(job: SandboxJob): string[] {
   const heap = Math.max(32, Math.floor(job.limits.memory_mb * 0.75));
   return [
@@ -70,6 +81,7 @@ export function nodeArgs(job: SandboxJob): string[] {
     '--max-semi-space-size=16',
     `--interrupt-budget=${TIER_UP_BUDGET}`,
     '--unhandled-rejections=warn',
+    JOB_HASH_SEED,
     ...JOB_V8_FEATURES,
   ];
 }
