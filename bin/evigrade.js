@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` via `prepare`).
+import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
 // Most commands live for seconds: at V8's default budget, TurboFan spends a background thread optimising
@@ -9,7 +10,10 @@ import { setFlagsFromString } from 'node:v8';
 // Set before any of our modules load.
 setFlagsFromString(`--interrupt-budget=${8 * 67_584}`);
 
-import('../dist/main.js')
+// The grader bundled into a few files (scripts/build-cli-bundle.mjs; ≈ 100 ms less start-up), or, in a checkout
+// whose build stopped before bundling, its compiled modules one by one.
+const BUNDLED = new URL('../dist/bundle/main.js', import.meta.url);
+import(existsSync(BUNDLED) ? BUNDLED.href : '../dist/main.js')
   .then((m) => m.run(process.argv.slice(2)))
   .then(
     (code) => {

@@ -30,8 +30,13 @@ const HEAVY = [
   'ses',
 ];
 
-/** The npm packages whose code a CLI run loads (reading a package.json alone does not count), in any thread. */
-function packagesLoaded(args: string[]): Promise<{ code: number; packages: string[]; stderr: string }> {
+/**
+ * The npm packages whose code a CLI run loads (reading a package.json alone does not count), in any thread, and
+ * whether it ran the grader's bundle (scripts/build-cli-bundle.mjs: zod is inside it, so it shows as no package).
+ */
+function packagesLoaded(
+  args: string[],
+): Promise<{ code: number; packages: string[]; stderr: string; bundled: boolean }> {
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-loads-'));
   const log = join(dir, 'loads.txt');
   return new Promise((resolve) => {
@@ -52,7 +57,13 @@ function packagesLoaded(args: string[]): Promise<{ code: number; packages: strin
             .flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []),
         );
         rmSync(dir, { recursive: true, force: true });
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, packages: [...packages].sort(), stderr });
+        const bundled = urls.some((u) => u.endsWith('/dist/bundle/main.js'));
+        resolve({
+          code: err ? ((err as { code?: number }).code ?? 1) : 0,
+          packages: [...packages].sort(),
+          stderr,
+          bundled,
+        });
       },
     );
   });
@@ -65,7 +76,7 @@ beforeAll(async () => {
 
 describe('start-up loads only what the command uses', () => {
   it('--help loads no package at all', async () => {
-    expect(await packagesLoaded(['--help'])).toEqual({ code: 0, packages: [], stderr: '' });
+    expect(await packagesLoaded(['--help'])).toEqual({ code: 0, packages: [], stderr: '', bundled: true });
   });
 
   it('grade of a JavaScript rubric (no judge) whose one submission is rejected at intake loads no linter, TypeScript, HTTP stack, queue, Docker client or judge client', async () => {
@@ -85,18 +96,19 @@ describe('start-up loads only what the command uses', () => {
     ]);
     const report = JSON.parse(readFileSync(join(dir, 'out', 'sneaky.json'), 'utf8')) as { status: string };
     rmSync(dir, { recursive: true, force: true });
-    expect([r.code, report.status], r.stderr).toEqual([0, 'rejected']);
+    expect([r.code, report.status, r.bundled], r.stderr).toEqual([0, 'rejected', true]);
     expect(r.packages.filter((p) => HEAVY.includes(p))).toEqual([]);
-    // The recorder sees what grading does need (rubric YAML, its schemas, the logger).
-    expect(['pino', 'yaml', 'zod'].filter((p) => r.packages.includes(p))).toEqual(['pino', 'yaml', 'zod']);
+    // The recorder sees what grading does need (rubric YAML, the logger; the schemas' zod is inside the bundle).
+    expect(['pino', 'yaml', 'zod'].filter((p) => r.packages.includes(p))).toEqual(['pino', 'yaml']);
   }, 120_000);
 
   it('unknown commands still fail with the usage error, loading only the error table', async () => {
     const r = await packagesLoaded(['frobnicate']);
-    expect([r.code, r.stderr.trim(), r.packages]).toEqual([
+    expect([r.code, r.stderr.trim(), r.packages, r.bundled]).toEqual([
       2,
       'evigrade: error USAGE: unknown command "frobnicate" (commands: grade, check-rubric, sandbox, report, verify, serve, worker, history)',
-      ['zod'],
+      [],
+      true,
     ]);
   });
 });
