@@ -36,7 +36,7 @@ export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]):
  * node rebuilt at the same version and path) is refused by node, and every job started from it would die at
  * start-up. Resolves once the harness in it has said hello (≈ 35 ms of CPU), or at once when a blob of this size has
  * already started under this very node binary and these flags (a mark in the grader's cache: a rebuilt or replaced
- * binary has another inode or times).
+ * binary has another inode, size or modification time).
  */
 async function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
   const mark = join(graderCacheDir(), 'snapshot', `started-${await startStamp(nodeArgs, blob)}`);
@@ -47,10 +47,14 @@ async function startsFrom(nodeArgs: readonly string[], blob: string): Promise<vo
   await writeFile(mark, '').catch(() => undefined);
 }
 
-/** What decides whether node starts a blob: the node binary itself, the flags, and (for a damaged copy) its size. */
+/**
+ * What decides whether node starts a blob: the node binary itself, the flags, and (for a damaged copy) its size. Not
+ * the binary's ctime: every command's root file system hard-links node, which changes it, so a stamp with it never
+ * matched twice and every command paid the check (≈ 35 ms of CPU).
+ */
 async function startStamp(nodeArgs: readonly string[], blob: string): Promise<string> {
   const [node, made] = await Promise.all([stat(process.execPath), stat(blob)]);
-  const identity = [process.version, node.dev, node.ino, node.size, node.mtimeMs, node.ctimeMs, made.size, ...nodeArgs];
+  const identity = [process.version, node.dev, node.ino, node.size, node.mtimeMs, made.size, ...nodeArgs];
   return sha256(identity.join('\0')).slice(0, 32);
 }
 
