@@ -65,7 +65,7 @@ export const JOB_V8_FEATURES: readonly string[] = [
 
 /**
  * Node 20.20's V8 (the CVE-2026-21717 fix) derives its string-hash secrets from a fresh random seed at every start: a
- * search for three 64-bit primes by Miller-Rabin, then a rehash of every string in the snapshot, ≈ 5 ms of a job's
+ * search for three 64-bit primes by Miller-Rabin, then a rehash of every string in the snapshot, ≈ 4 ms of a job's
  * CPU (`perf`: `detail::sprp` alone was 10–13 % of a bare `node -e 0`; bench/README.md). A job keeps the seed its
  * snapshot was made with instead. That seed only guards the job's own hash tables against flooding, and a submission
  * that floods them slows its own job, which its time limit bounds; Math.random and crypto are seeded apart and still
