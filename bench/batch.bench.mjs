@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, median, medianOf, summary, table } from './cpu.mjs';
+import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, medianRun, summary, table } from './cpu.mjs';
 import { jestArgs } from './jest-peer.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -162,7 +162,7 @@ try {
   const classWarm = medianOf(Math.max(1, Math.min(3, RUNS)), () => bracketed(small));
   const big = classOf(BIG);
   const bigRun = bracketed(big);
-  const floor = { cpu: median(floorSamples.map((r) => r.cpu)), wall: median(floorSamples.map((r) => r.wall)) };
+  const floor = medianRun(floorSamples);
   const marginal = { cpu: (bigRun.cpu - classWarm.cpu) / (BIG - N), wall: (bigRun.wall - classWarm.wall) / (BIG - N) };
 
   // The mixed class: its own floor and peer (each submission's median, averaged), and the whole command over it.

@@ -156,10 +156,12 @@ function childrenCpu() {
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Median CPU and median wall of measured runs of the same command. */
+export const medianRun = (xs) => ({ cpu: median(xs.map((x) => x.cpu)), wall: median(xs.map((x) => x.wall)) });
+
 /** Median CPU and wall of `runs` runs of the same command. */
 export function medianOf(runs, fn) {
-  const xs = Array.from({ length: runs }, fn);
-  return { cpu: median(xs.map((x) => x.cpu)), wall: median(xs.map((x) => x.wall)) };
+  return medianRun(Array.from({ length: runs }, fn));
 }
 
 /** A markdown table. */
