@@ -8,15 +8,26 @@ export { EXIT };
 
 type Command = { run(argv: string[]): Promise<number> };
 
+/**
+ * Zod 4 compiles each object schema's parser with `new Function` the first time it parses one: worth it in `serve`
+ * and `worker`, which parse the same shapes for hours, but a command that lives for seconds pays that compile for a
+ * handful of parses (one submission graded: ≈ 9 ms of CPU; a class of 120, no slower: bench/README.md). Set before
+ * the command's modules make their schemas.
+ */
+const brief = (load: () => Promise<Command>) => async (): Promise<Command> => {
+  (await import('zod')).config({ jitless: true });
+  return load();
+};
+
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  grade: () => import('./commands/grade.js'),
-  'check-rubric': () => import('./commands/check-rubric.js'),
-  sandbox: () => import('./commands/sandbox.js'),
-  report: () => import('./commands/report.js'),
-  verify: () => import('./commands/verify.js'),
+  grade: brief(() => import('./commands/grade.js')),
+  'check-rubric': brief(() => import('./commands/check-rubric.js')),
+  sandbox: brief(() => import('./commands/sandbox.js')),
+  report: brief(() => import('./commands/report.js')),
+  verify: brief(() => import('./commands/verify.js')),
   serve: () => import('./commands/serve.js'),
   worker: () => import('./commands/worker.js'),
-  history: () => import('./commands/history.js'),
+  history: brief(() => import('./commands/history.js')),
 };
 
 const HELP = `evigrade — evidence-grounded code grading
