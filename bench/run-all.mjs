@@ -13,6 +13,7 @@ const BUDGET_S = Number(process.env.BENCH_BUDGET_S ?? 570);
 const BENCHES = [
   { name: 'startup', bound: 60, env: { BENCH_RUNS: '5' } },
   { name: 'batch', bound: 200, env: {} },
+  { name: 'corpus', bound: 200, env: { BENCH_RUNS: '1' } },
   { name: 'realm', bound: 60, env: { BENCH_RUNS: '11' } },
   { name: 'sandbox', bound: 150, env: { BENCH_N: '8' } },
   { name: 'lint', bound: 45, env: { BENCH_N: '10' } },
