@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { createAnalysisPool } from '../adapters/analysis/pool.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from '../adapters/sandbox/registry.js';
 import { cachedCollect } from '../adapters/fs/collect-cache.js';
+import { primeTestRewrites } from '../adapters/fs/rewrite-cache.js';
 import { graderCacheDir } from '../adapters/sandbox/code-cache.js';
 import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
@@ -69,12 +70,16 @@ export async function withGrading<T>(
     opts.log.info({ backend: sandbox.backend.id, isolates: sandbox.backend.isolates }, 'sandbox ready');
     if (!sandbox.backend.isolates) opts.log.warn('RUNNING SUBMISSIONS WITHOUT A SANDBOX (--unsafe-no-sandbox)');
     const local = createLocalQueue(ports, opts.concurrency);
-    // The collection is kept on disk by everything that shapes it, so a later run of the same rubric skips it.
+    // The collection is kept on disk by everything that shapes it, so a later run of the same rubric skips it; so
+    // is the tests' CommonJS rewrite every job's payload carries (a rubric is collected before any job of it runs).
     const keyOf = (r: Rubric): string =>
       sha256([r.sha256, ports.tools.harness, process.version, sandbox.backend.id].join('|'));
     return fn({
       ...local,
-      collect: (r) => cachedCollect(join(graderCacheDir(), 'collect'), keyOf(r), () => local.collect(r)),
+      collect: (r) => {
+        primeTestRewrites(join(graderCacheDir(), 'rewrite'), r);
+        return cachedCollect(join(graderCacheDir(), 'collect'), keyOf(r), () => local.collect(r));
+      },
     });
   });
 }

@@ -1,8 +1,14 @@
 // The hidden tests' CommonJS rewrite, made once per rubric in the grader (stages/test-rewrite.ts) with the harness's
-// own rewriter, and handed to every job.
-import { describe, expect, it } from 'vitest';
-import { jobTest } from '../../src/stages/test-rewrite.js';
-import type { TestFile } from '../../src/domain/rubric.js';
+// own rewriter, and handed to every job; and kept on disk between runs (adapters/fs/rewrite-cache.ts): a later
+// command hands its jobs the kept rewrite without parsing; an entry that does not validate is made again; Python
+// rubrics keep nothing.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { primeTestRewrites } from '../../src/adapters/fs/rewrite-cache.js';
+import { jobTest, rewriteOf } from '../../src/stages/test-rewrite.js';
+import type { Rubric, TestFile } from '../../src/domain/rubric.js';
 
 const file = (jobName: string, jobSource: string): TestFile => ({
   name: jobName,
@@ -87,5 +93,77 @@ describe('jobTest', () => {
     const py = jobTest(file('test_x.py', 'from x import f\n\ndef test_f():\n    assert f() == 1\n'), false);
     expect(py).toEqual({ name: 'test_x.py', source: 'from x import f\n\ndef test_f():\n    assert f() == 1\n' });
     expect('cjs' in py).toBe(false);
+  });
+});
+
+const SPEC = "import { say } from './say';\n\ntest('one', () => {\n  expect(say(1)).toBe('one');\n});\n";
+// A fresh TestFile object (file()) is what a new command's rubric load makes: nothing remembered in this process for it.
+const rubric = (language: string, ...tests: TestFile[]): Rubric => ({ spec: { language }, tests }) as unknown as Rubric;
+
+const dirs: string[] = [];
+const tmp = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'evigrade-rewrite-'));
+  dirs.push(d);
+  return join(d, 'rewrite');
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const entries = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.json'));
+
+describe('primeTestRewrites', () => {
+  it('keeps the rewrite the harness would make, and a later run hands out the kept one without making it', () => {
+    const dir = tmp();
+    const first = file('say.spec.js', SPEC);
+    primeTestRewrites(dir, rubric('javascript', first));
+    const [entry] = entries(dir);
+    expect(entries(dir)).toHaveLength(1);
+    const made = rewriteOf(first);
+    expect(made?.code).toContain('require("./say")');
+    expect(JSON.parse(readFileSync(join(dir, entry as string), 'utf8'))).toEqual({ cjs: made });
+    expect(jobTest(first, true).cjs).toEqual(made);
+
+    // The kept entry is what the next run's jobs carry: marked here, so only a read of the file can explain it.
+    const marked = { code: `${made?.code}\n// kept`, imports: made?.imports ?? [] };
+    writeFileSync(join(dir, entry as string), JSON.stringify({ cjs: marked }));
+    const next = file('say.spec.js', SPEC);
+    primeTestRewrites(dir, rubric('javascript', next));
+    expect(jobTest(next, true).cjs).toEqual(marked);
+    expect(jobTest(next, true).source).toBe(SPEC);
+  });
+
+  it('makes again and overwrites an entry that does not validate', () => {
+    const dir = tmp();
+    primeTestRewrites(dir, rubric('javascript', file('say.spec.js', SPEC)));
+    const [entry] = entries(dir);
+    for (const bad of ['{"cjs":', '{"cjs":{"code":1,"imports":[]}}', '{"cjs":{"code":"x","imports":[],"extra":1}}']) {
+      writeFileSync(join(dir, entry as string), bad);
+      const t = file('say.spec.js', SPEC);
+      primeTestRewrites(dir, rubric('javascript', t));
+      expect(jobTest(t, true).cjs).toEqual(rewriteOf(t));
+      expect(JSON.parse(readFileSync(join(dir, entry as string), 'utf8'))).toEqual({ cjs: rewriteOf(t) });
+    }
+  });
+
+  it('keeps one entry per test name and source, a file with no rewrite as null, and nothing for Python', () => {
+    const dir = tmp();
+    const cjs = file('b.test.js', "const { say } = require('./say');\ntest('x', () => {});\n");
+    primeTestRewrites(dir, rubric('javascript', file('say.spec.js', SPEC), file('other.spec.js', SPEC), cjs));
+    expect(entries(dir)).toHaveLength(3);
+    expect(jobTest(cjs, true).cjs).toBeNull();
+    primeTestRewrites(dir, rubric('javascript', file('say.spec.js', `${SPEC}\n`)));
+    expect(entries(dir)).toHaveLength(4);
+    const py = tmp();
+    primeTestRewrites(py, rubric('python', file('test_say.py', 'def test_one():\n    assert True\n')));
+    expect(() => readdirSync(py)).toThrow(/ENOENT/);
+  });
+
+  it('leaves the jobs their rewrite when the cache cannot be written', () => {
+    const dir = tmp();
+    writeFileSync(dir, 'a file where the cache directory would be');
+    const t = file('say.spec.js', SPEC);
+    expect(() => primeTestRewrites(dir, rubric('javascript', t))).not.toThrow();
+    expect(jobTest(t, true).cjs).toEqual(rewriteOf(t));
+    expect(readFileSync(dir, 'utf8')).toBe('a file where the cache directory would be');
   });
 });
