@@ -3,7 +3,7 @@
 // grader's, and a snapshot that cannot be made must leave jobs starting from boot.cjs.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -263,8 +263,11 @@ describe('the harness start-up snapshot', () => {
     expect(marks().filter((m) => !before.includes(m))).toHaveLength(1);
     // And no later run checks it again, though each root file system hard-links node (which changes its ctime).
     const after = marks();
-    expect(await harnessSnapshotFor(await ensureRootfs(join(work, 'fourth-base'), HARNESS_DIR), args)).toBe(name);
+    const fourth = await ensureRootfs(join(work, 'fourth-base'), HARNESS_DIR);
+    expect(await harnessSnapshotFor(fourth, args)).toBe(name);
     expect(marks()).toEqual(after);
+    // A kept blob that starts is hard-linked into the root file system, not copied (7 MB a command).
+    expect(statSync(join(fourth, name)).ino).toBe(statSync(kept).ino);
   }, 120_000);
 
   it('is not used where a job sees the host paths (the unsafe backend), which still runs a top-level-await test', async () => {
