@@ -30,6 +30,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   history: brief(() => import('./commands/history.js')),
 };
 
+/** The commands' names (the build records them beside the bundle: bin/evigrade.js keeps a code cache for each). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 const HELP = `evigrade — evidence-grounded code grading
 
   evigrade grade <submissions-dir|download.zip> --rubric <rubric.yaml> --out <dir>

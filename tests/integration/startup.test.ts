@@ -1,7 +1,16 @@
 // Start-up is paid only for what a command uses: the packages each command loads, recorded from a real CLI
 // process by a preloaded module (tests/fakes/record-loads.mjs). Speed itself is measured in bench/, never here.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +21,7 @@ import { firstBackend, ROOT } from '../helpers.js';
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 const RECORDER = pathToFileURL(join(ROOT, 'tests', 'fakes', 'record-loads.mjs')).href;
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
+const UNBUNDLED = pathToFileURL(join(ROOT, 'dist', 'main.js')).href;
 /** Packages no command loads unless it needs them. */
 const HEAVY = [
   'typescript',
@@ -32,7 +42,8 @@ const HEAVY = [
 
 /**
  * The npm packages whose code a CLI run loads (reading a package.json alone does not count), in any thread, and
- * whether it ran the grader's bundle (scripts/build-cli-bundle.mjs: zod is inside it, so it shows as no package).
+ * whether it ran the grader's bundle (scripts/build-cli-bundle.mjs: zod, yaml and pino are inside it, so they show as
+ * no package).
  */
 function packagesLoaded(
   args: string[],
@@ -57,7 +68,9 @@ function packagesLoaded(
             .flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []),
         );
         rmSync(dir, { recursive: true, force: true });
-        const bundled = urls.some((u) => u.endsWith('/dist/bundle/main.js'));
+        // bin/evigrade.js compiles the bundle itself (vm.Script, with its code cache): no loader sees it, but without
+        // it the grader's compiled modules load one by one, from dist/main.js on.
+        const bundled = urls.includes(pathToFileURL(BIN).href) && !urls.includes(UNBUNDLED);
         resolve({
           code: err ? ((err as { code?: number }).code ?? 1) : 0,
           packages: [...packages].sort(),
@@ -112,4 +125,61 @@ describe('start-up loads only what the command uses', () => {
       true,
     ]);
   });
+});
+
+describe('the bundle’s V8 code cache (bin/evigrade.js)', () => {
+  const run = (cache: string, args: string[]): Promise<{ code: number; stdout: string }> =>
+    new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, ...args],
+        { env: { ...process.env, EVIGRADE_CACHE_DIR: cache, CI: 'true' }, timeout: 120_000 },
+        (err, stdout) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
+      );
+    });
+  const kept = (cache: string): string[] => {
+    try {
+      return readdirSync(join(cache, 'cli')).sort();
+    } catch {
+      return [];
+    }
+  };
+
+  it('is kept per command after a real run (not a help text or usage error), used as it is, and made again when V8 refuses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-codecache-'));
+    const cache = join(dir, 'cache');
+    mkdirSync(join(dir, 'submissions'));
+    symlinkSync('/etc/passwd', join(dir, 'submissions', 'sneaky.js'));
+    const grade = ['grade', join(dir, 'submissions'), '--rubric', LEAP, '--out', join(dir, 'out'), '--no-llm'].concat([
+      '--sandbox',
+      backend,
+      '--force',
+    ]);
+    try {
+      expect((await run(cache, ['--help'])).code).toBe(0);
+      expect((await run(cache, ['grade', '--help'])).code).toBe(0);
+      expect((await run(cache, ['frobnicate'])).code).toBe(2);
+      expect(kept(cache)).toEqual([]);
+
+      expect((await run(cache, grade)).code).toBe(0);
+      const [file] = kept(cache);
+      expect(kept(cache)).toEqual([expect.stringMatching(/^grade-[0-9a-f]{24}\.bin$/)]);
+      const path = join(cache, 'cli', file as string);
+      const first = statSync(path);
+      expect(first.size).toBeGreaterThan(100_000);
+
+      // A second run starts from it: V8 accepts it, so it is not written again.
+      expect((await run(cache, grade)).code).toBe(0);
+      expect([kept(cache), statSync(path).mtimeMs, statSync(path).ino]).toEqual([[file], first.mtimeMs, first.ino]);
+
+      // A damaged cache is refused by V8: the run still grades, and leaves a good cache in its place.
+      writeFileSync(path, Buffer.alloc(4096, 7));
+      expect((await run(cache, grade)).code).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'out', 'sneaky.json'), 'utf8')) as { status: string };
+      expect(report.status).toBe('rejected');
+      expect(statSync(path).size).toBeGreaterThan(100_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { graderCacheDir } from './cache-dir.js';
 import { sha256 } from '../../util/hash.js';
 import { SANDBOX_HARNESS_DIR } from './rootfs.js';
 import { JOB_ENV } from './types.js';
@@ -45,12 +46,8 @@ const WARMUP_HASH = sha256(JSON.stringify(WARMUP)).slice(0, 8);
 
 const pending = new Map<string, Promise<string | null>>();
 
-/**
- * Where made caches are kept between grader runs (the grader's own, never reachable from a job):
- * EVIGRADE_CACHE_DIR, else $XDG_CACHE_HOME/evigrade, else ~/.cache/evigrade.
- */
-export const graderCacheDir = (): string =>
-  process.env.EVIGRADE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'evigrade');
+// Kept here too for its callers' imports; the one definition is cache-dir.ts (bin/evigrade.js reads it).
+export { graderCacheDir };
 
 /**
  * Places a file made for a root file system (`name` in its harness directory) and returns its sandbox path, or
