@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` via `prepare`).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
@@ -21,21 +21,22 @@ setFlagsFromString(FLAGS);
 const EXIT_USAGE = 2; // src/domain/errors.ts
 const SCRIPT = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
 const argv = process.argv.slice(2);
+const asksHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h');
 
 /**
  * The grader as one script (scripts/build-cli-bundle.mjs) compiled with the V8 code cache this command left the first
- * time it ran (an empty `grade`: ≈ 94 → 66 ms of CPU; one submission ≈ 310 → 263 ms; bench/README.md, ninth pass).
+ * time it ran (one submission ≈ 309 → 274 ms of CPU; bench/README.md, ninth pass).
  * One cache per command, since each holds the functions its run compiled; kept in the grader's cache directory (its
  * own, never reachable from a job) by the script's SHA-256 from the build, its size, inode and modification time,
  * node's version and flags: V8 checks only a cache's length and flags against the source, so a rebuilt script must
- * never meet an old cache. Written at the exit of a run of the command (not a help text or a usage error), once, when
- * there was none or V8 refused it; a cache that cannot be read or written only costs a compile. Without the script (a checkout whose build stopped before bundling), the compiled
+ * never meet an old cache. Written at exit, once, when there was none or V8 refused it; a cache that cannot be read
+ * or written only costs a compile. Without the script (a checkout whose build stopped before bundling), the compiled
  * modules one by one.
  */
 function loadGrader() {
   if (!existsSync(SCRIPT)) return import('../dist/main.js');
   const source = readFileSync(SCRIPT, 'utf8');
-  const cacheFile = codeCacheFile();
+  const { cacheFile, command } = codeCacheFile();
   let cachedData;
   try {
     cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
@@ -46,34 +47,40 @@ function loadGrader() {
     filename: SCRIPT,
     ...(cachedData ? { cachedData } : {}),
   });
-  // Not from a help text or a usage error: the cache would hold little more than the argument parser.
-  const ranCommand = (code) => code !== EXIT_USAGE && !argv.includes('--help') && !argv.includes('-h');
+  // A command's cache is not made by a usage error (an empty folder, a bad flag): it would hold little more than the
+  // argument parser, and stand in for the command's own for good.
+  const worthKeeping = (code) => command === 'help' || code !== EXIT_USAGE;
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected))
-    process.once('exit', (code) => ranCommand(code) && keep(cacheFile, () => script.createCachedData()));
+    process.once('exit', (code) => worthKeeping(code) && keep(cacheFile, () => script.createCachedData(), command));
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(SCRIPT), mod, SCRIPT, dirname(SCRIPT));
   return Promise.resolve(mod.exports);
 }
 
+/** Where this run's code cache is kept: one per command, made by a run of it; help texts and unknown commands share one. */
 function codeCacheFile() {
   try {
     const { sha256, commands } = JSON.parse(readFileSync(join(dirname(SCRIPT), 'main.json'), 'utf8'));
+    const command = !asksHelp && commands.includes(argv[0]) ? argv[0] : 'help';
     const s = statSync(SCRIPT);
-    const command = commands.includes(argv[0]) ? argv[0] : 'other'; // help, usage errors
     const key = [sha256, s.size, s.ino, s.mtimeMs, process.version, process.execArgv.join(' '), FLAGS, command];
     const name = `${command}-${createHash('sha256').update(key.join('\0')).digest('hex').slice(0, 24)}.bin`;
-    return join(graderCacheDir(), 'cli', name);
+    return { cacheFile: join(graderCacheDir(), 'cli', name), command };
   } catch {
-    return null; // no build record: compiled without a cache
+    return { cacheFile: null, command: null }; // no build record: compiled without a cache
   }
 }
 
-function keep(file, make) {
+/** Writes the cache atomically, and drops the command's caches of other builds (each ≈ 1 MB, never used again). */
+function keep(file, make, command) {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(tmp, make(), { mode: 0o600 });
     renameSync(tmp, file);
+    for (const other of readdirSync(dirname(file)))
+      if (other.startsWith(`${command}-`) && other.endsWith('.bin') && other !== basename(file))
+        rmSync(join(dirname(file), other), { force: true });
   } catch {
     try {
       rmSync(tmp, { force: true });

@@ -145,7 +145,7 @@ describe('the bundle’s V8 code cache (bin/evigrade.js)', () => {
     }
   };
 
-  it('is kept per command after a real run (not a help text or usage error), used as it is, and made again when V8 refuses it', async () => {
+  it('is kept per command (not from a usage error), one for help texts, used as it is, and made again when V8 refuses it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evigrade-codecache-'));
     const cache = join(dir, 'cache');
     mkdirSync(join(dir, 'submissions'));
@@ -156,21 +156,31 @@ describe('the bundle’s V8 code cache (bin/evigrade.js)', () => {
       '--force',
     ]);
     try {
+      // Help texts and unknown commands share one cache.
       expect((await run(cache, ['--help'])).code).toBe(0);
       expect((await run(cache, ['grade', '--help'])).code).toBe(0);
       expect((await run(cache, ['frobnicate'])).code).toBe(2);
-      expect(kept(cache)).toEqual([]);
+      expect(kept(cache)).toEqual([expect.stringMatching(/^help-[0-9a-f]{24}\.bin$/)]);
+      // A usage error of a command (an empty folder) makes none of the command's own.
+      mkdirSync(join(dir, 'empty'));
+      const empty = await run(cache, ['grade', join(dir, 'empty'), '--rubric', LEAP, '--out', join(dir, 'o2')]);
+      expect([empty.code, kept(cache).length]).toEqual([2, 1]);
 
+      // What an older build kept for the command is dropped when this build's is written.
+      writeFileSync(join(cache, 'cli', `grade-${'0'.repeat(24)}.bin`), 'an older build’s cache');
       expect((await run(cache, grade)).code).toBe(0);
-      const [file] = kept(cache);
-      expect(kept(cache)).toEqual([expect.stringMatching(/^grade-[0-9a-f]{24}\.bin$/)]);
+      const file = kept(cache).find((f) => f.startsWith('grade-'));
+      expect(kept(cache)).toEqual([
+        expect.stringMatching(/^grade-[0-9a-f]{24}\.bin$/),
+        expect.stringMatching(/^help-/),
+      ]);
       const path = join(cache, 'cli', file as string);
       const first = statSync(path);
       expect(first.size).toBeGreaterThan(100_000);
 
       // A second run starts from it: V8 accepts it, so it is not written again.
       expect((await run(cache, grade)).code).toBe(0);
-      expect([kept(cache), statSync(path).mtimeMs, statSync(path).ino]).toEqual([[file], first.mtimeMs, first.ino]);
+      expect([kept(cache).length, statSync(path).mtimeMs, statSync(path).ino]).toEqual([2, first.mtimeMs, first.ino]);
 
       // A damaged cache is refused by V8: the run still grades, and leaves a good cache in its place.
       writeFileSync(path, Buffer.alloc(4096, 7));
