@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { EvigradeError } from '../../domain/errors.js';
@@ -27,16 +27,20 @@ export interface RunnerDeps {
   readonly signal?: AbortSignal;
 }
 
-/** Lays out a fresh job directory the job itself can never write. */
+/**
+ * Lays out a fresh job directory the job itself can never write. Synchronously, as its removal: a submission's few
+ * small files, on the grader's own disk; through fs/promises each mkdir, open, write, close and unlink was a round
+ * trip through libuv's thread pool (≈ 20 a job, each waking a pool thread and then the event loop).
+ */
 async function prepareJobDir(def: BackendDef, rootfs: string, job: SandboxJob, jobDir: string): Promise<void> {
-  await mkdir(jobDir, { recursive: true, mode: 0o755 });
+  mkdirSync(jobDir, { recursive: true, mode: 0o755 });
   if (def.needsRootTree) await materialiseRoot(rootfs, jobDir);
   const sub = join(jobDir, SANDBOX_ROOT);
-  await mkdir(sub, { recursive: true, mode: 0o755 });
+  mkdirSync(sub, { recursive: true, mode: 0o755 });
   for (const f of job.files) {
     const dest = join(sub, f.path);
-    await mkdir(dirname(dest), { recursive: true, mode: 0o755 });
-    await writeFile(dest, f.content, { flag: 'wx', mode: 0o644 });
+    mkdirSync(dirname(dest), { recursive: true, mode: 0o755 });
+    writeFileSync(dest, f.content, { flag: 'wx', mode: 0o644 });
   }
 }
 
@@ -160,7 +164,11 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
     return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup, deps.signal);
   } finally {
     if (cgroup) await cgroup.remove().catch(() => undefined);
-    await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
+    try {
+      rmSync(jobDir, { recursive: true, force: true });
+    } catch {
+      // left for the work directory's removal when the sandbox closes (registry.ts)
+    }
     // Only now is the job's process tree gone (killed with its cgroup or its pid namespace).
     await lease?.release();
   }
