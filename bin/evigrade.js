@@ -18,7 +18,8 @@ import { graderCacheDir } from '../dist/adapters/sandbox/cache-dir.js';
 const FLAGS = `--interrupt-budget=${32 * 67_584}`;
 setFlagsFromString(FLAGS);
 
-const EXIT_USAGE = 2; // src/domain/errors.ts
+// The exits of a run that did its work (README's table): done, some grader errors, a failing reference, differences.
+const WORK_DONE = new Set([0, 1, 3, 6]);
 const SCRIPT = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
 const argv = process.argv.slice(2);
 const asksHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h');
@@ -47,9 +48,9 @@ function loadGrader() {
     filename: SCRIPT,
     ...(cachedData ? { cachedData } : {}),
   });
-  // A command's cache is not made by a usage error (an empty folder, a bad flag): it would hold little more than the
-  // argument parser, and stand in for the command's own for good.
-  const worthKeeping = (code) => command === 'help' || code !== EXIT_USAGE;
+  // A command's cache is made only by a run that did its work: one stopped by a usage error (an empty folder, a bad
+  // flag) or an unavailable sandbox holds little more than the argument parser, and would stand for the build.
+  const worthKeeping = (code) => command === 'help' || WORK_DONE.has(code);
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected))
     process.once('exit', (code) => worthKeeping(code) && keep(cacheFile, () => script.createCachedData(), command));
   const mod = { exports: {} };
