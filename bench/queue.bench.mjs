@@ -74,8 +74,11 @@ function startWorker(name, concurrency) {
     });
   });
 }
+const scratch = []; // the config files' folders and the empty class: removed at the end, as the class is
 function config(name) {
-  const f = join(mkdtempSync(join(tmpdir(), 'evigrade-bench-cfg-')), 'c.yaml');
+  const dir = mkdtempSync(join(tmpdir(), 'evigrade-bench-cfg-'));
+  scratch.push(dir);
+  const f = join(dir, 'c.yaml');
   writeFileSync(f, `queue:\n  name: ${name}\n`);
   return f;
 }
@@ -102,6 +105,7 @@ async function batch(label, queueName, workers, dir = subs) {
 // Start-up alone: one submission that intake rejects (an empty folder is refused before any sandbox starts),
 // so the sandbox opens and the tests are collected, but no job runs.
 const empty = mkdtempSync(join(tmpdir(), 'evigrade-bench-q-empty-'));
+scratch.push(empty);
 symlinkSync('/etc/passwd', join(empty, 'rejected.js'));
 const startup = (await batch('start-up only', null, [], empty))[1];
 const startupQueued = (await batch('start-up only', 'b0', [1], empty))[1];
@@ -192,6 +196,6 @@ console.log(
 console.log(
   `end to end, one job at a time: ${(remoteMs - localMs).toFixed(0)} ms vs in-process (the worker is a separate process, so the submitter's own work overlaps)`,
 );
-redis.stop();
-rmSync(subs, { recursive: true, force: true });
+await redis.stop();
+for (const d of [subs, ...scratch]) rmSync(d, { recursive: true, force: true });
 process.exit(0);

@@ -150,7 +150,7 @@ try {
   summary('POST /grade graded/s, 2 replicas', graded(ra, rb).toFixed(1), `1 replica ${graded(one).toFixed(1)}`);
 } finally {
   for (const p of procs.reverse()) await stop(p);
-  redis.stop();
+  await redis.stop();
   await pg.stop();
   rmSync(work, { recursive: true, force: true });
 }

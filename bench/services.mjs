@@ -42,7 +42,17 @@ export async function startRedis() {
     c.disconnect();
     return ok;
   }, 'redis-server');
-  return { url, stop: () => proc.kill('SIGTERM') };
+  return {
+    url,
+    // Resolves once the server is gone and its folder removed (a bench that exits right after still leaves nothing).
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null)
+          return resolve(rmSync(dir, { recursive: true, force: true }));
+        proc.once('exit', () => resolve(rmSync(dir, { recursive: true, force: true })));
+        proc.kill('SIGTERM');
+      }),
+  };
 }
 
 export async function startPostgres() {
