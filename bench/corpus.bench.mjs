@@ -97,13 +97,14 @@ const grade = (ex, dir) =>
   );
 
 /**
- * Per submission of a class that cycles through `solutions`: each one's median cost over RUNS, weighted as the class
- * has it (with `warm`, after one run left out).
+ * Per submission of a class that cycles through `solutions`: each one's median CPU over RUNS of `node <argsOf(s)>`
+ * (its files laid out once), weighted as the class has it (with `warm`, after one run left out).
  */
-function classMean(solutions, measure, warm = false) {
+function classMean(solutions, argsOf, warm = false) {
   const each = solutions.map((s) => {
-    if (warm) measure(s);
-    return medianOf(RUNS, () => measure(s)).cpu;
+    const args = argsOf(s);
+    if (warm) cpuOf(process.execPath, args, { allowFail: true });
+    return medianOf(RUNS, () => cpuOf(process.execPath, args, { allowFail: true })).cpu;
   });
   let sum = 0;
   for (let i = 0; i < N; i++) sum += each[i % each.length];
@@ -123,9 +124,9 @@ try {
     )
       .stdout.trim()
       .split('/')[1];
-    const floor = classMean(ex.solutions, (s) => cpuOf(process.execPath, floorArgs(ex, s), { allowFail: true }));
+    const floor = classMean(ex.solutions, (s) => floorArgs(ex, s));
     // Jest's transform cache warm first, as a real grader has it.
-    const jest = classMean(ex.solutions, (s) => cpuOf(process.execPath, jestPeer(ex, s), { allowFail: true }), true);
+    const jest = classMean(ex.solutions, (s) => jestPeer(ex, s), true);
     const dir = classOf(ex);
     grade(ex, dir); // the rubric's first run: its collection and caches made
     const ours = medianOf(RUNS, () => grade(ex, dir)).cpu / N;

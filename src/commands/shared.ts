@@ -9,7 +9,7 @@ import { createAnalysisPool } from '../adapters/analysis/pool.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from '../adapters/sandbox/registry.js';
 import { cachedCollect } from '../adapters/fs/collect-cache.js';
 import { primeTestRewrites } from '../adapters/fs/rewrite-cache.js';
-import { graderCacheDir } from '../adapters/sandbox/code-cache.js';
+import { graderCacheDir } from '../adapters/sandbox/cache-dir.js';
 import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { JudgeSpec } from '../domain/judge.js';

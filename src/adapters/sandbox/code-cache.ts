@@ -46,9 +46,6 @@ const WARMUP_HASH = sha256(JSON.stringify(WARMUP)).slice(0, 8);
 
 const pending = new Map<string, Promise<string | null>>();
 
-// Kept here too for its callers' imports; the one definition is cache-dir.ts (bin/evigrade.js reads it).
-export { graderCacheDir };
-
 /**
  * Places a file made for a root file system (`name` in its harness directory) and returns its sandbox path, or
  * null if anything goes wrong. Made once by `make(tmp)` and kept in the grader's cache directory under the root

@@ -2,7 +2,8 @@ import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../util/hash.js';
-import { graderCacheDir, placeMade, runHostNode, runWarmUp } from './code-cache.js';
+import { graderCacheDir } from './cache-dir.js';
+import { placeMade, runHostNode, runWarmUp } from './code-cache.js';
 import { exists, SANDBOX_HARNESS_DIR } from './rootfs.js';
 
 /**
