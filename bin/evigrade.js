@@ -14,8 +14,12 @@ import { graderCacheDir } from '../dist/adapters/sandbox/cache-dir.js';
 // CPU on a class of 24 by a fifth to a quarter; 32× took another 1–3 % off classes of 120 and 240 (ESLint's code in
 // the lint thread is the longest-running) and changed nothing on 24 (bench/README.md, eighth pass). Code that stays
 // hot, as in `serve`, is optimised a little later. Jobs keep their own budget (adapters/sandbox/process-runner.ts).
+// WebAssembly (ruff and tree-sitter in the lint threads) stays on Liftoff, V8's baseline compiler, unless a function
+// runs very hot: at the default tiering budget TurboFan recompiled ruff's 10 MB module in the background, ≈ 5 s of
+// CPU a grader run (a Python class of 24 paid ≈ 0.2 s per submission for it), where Liftoff's code lints a file in a
+// few ms (bench/README.md, issue 36). TurboFan stays available (unlike --liftoff-only).
 // Set before any of our modules load.
-const FLAGS = `--interrupt-budget=${32 * 67_584}`;
+const FLAGS = `--interrupt-budget=${32 * 67_584} --wasm-tiering-budget=2000000000`;
 setFlagsFromString(FLAGS);
 
 // The exits of a run that did its work (README's table): done, some grader errors, a failing reference, differences.

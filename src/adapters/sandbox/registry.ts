@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
 import { bwrap } from './bwrap.js';
+import { graderCacheDir } from './cache-dir.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { makeWorkDir, sweepStaleWorkDirs } from './work-dirs.js';
 import { JOB_PERMISSIONS, nodeArgs, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
@@ -75,8 +77,10 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   process.once('exit', cleanup);
   const node = await ensureRootfs(base, harnessDir, { devices: backend.needsRootTree });
   let python: Promise<string> | null = null;
-  // The Python root is built on the first Python job only: JavaScript graders never pay for it.
-  const rootfs = (runtime: Runtime): Promise<string> => (runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(base, harnessDir)));
+  // The Python root is looked for on the first Python job only (JavaScript graders never pay for it), in the grader's
+  // cache directory: made once, kept between runs (python-rootfs.ts).
+  const rootfs = (runtime: Runtime): Promise<string> =>
+    runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(join(graderCacheDir(), 'python'), harnessDir));
   if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
   return {
     backend,
