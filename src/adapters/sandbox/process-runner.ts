@@ -60,7 +60,7 @@ const TIER_UP_BUDGET = 8 * 67_584;
  * job's CPU; bench/README.md), which aborts node. Off in every JavaScript job on every backend, so what a
  * submission can use does not depend on how its job started: the toSorted family comes from
  * sandbox/harness/es2023.cjs instead; RegExp's `v` flag, resizable ArrayBuffers and Intl.NumberFormat v3
- * (formatRange, roundingMode…) are not available (DESIGN.md, "What a job's JavaScript is").
+ * (formatRange, roundingMode…) are not available (docs/harness.md, "What a job's JavaScript is").
  */
 export const JOB_V8_FEATURES: readonly string[] = [
   '--no-harmony-change-array-by-copy',
