@@ -6,7 +6,7 @@
 // that looks: its own token tells what it wrote from what an earlier job did.
 import { describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/adapters/sandbox/registry.js';
-import { collectExpected } from '../../src/pipeline.js';
+import { collectExpected } from '../../src/engine.js';
 import {
   analysisPool,
   gradeLocally,
