@@ -142,7 +142,7 @@ try {
     const m = medianRun(xs).cpu / n;
     summary(
       `Python class of ${n} \`say\`, CPU per submission, whole command`,
-      `${ms(m)} (${x(m, floor.cpu)} floor; pytest ${x(peer.cpu, m)} dearer)`,
+      `${ms(m)} (${x(m, floor.cpu)} floor; peer pytest ÷ this ${x(peer.cpu, m)})`,
       `floor unittest ${ms(floor.cpu)}; peer pytest ${ms(peer.cpu)}; target ≤ 2× floor, ≥ 1.5× cheaper than pytest`,
     );
   }
