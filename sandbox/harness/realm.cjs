@@ -58,6 +58,25 @@ function lockdownNow() {
     writable: true, enumerable: false, configurable: true,
   });
   lockdown(LOCKDOWN_OPTIONS);
+  freezeGlobalBindings();
+}
+
+// The start realm's global bindings of the language (Object, Math, JSON, Promise…): lockdown() freezes the objects
+// but leaves these bindings writable, and Jest's matchers and the signer look them up at every call. Made
+// non-writable and non-configurable right after lockdown(), before any test or student code exists; integrity.cjs
+// checks them too (issue 30).
+const frozenGlobals = [];
+// ECMAScript's own global bindings a Compartment does not list (ses leaves them out of its globals).
+const LANGUAGE_GLOBALS = ['Float32Array', 'Float64Array', 'Intl', 'WeakRef', 'FinalizationRegistry', 'Iterator'];
+function freezeGlobalBindings() {
+  const names = [...P.ObjectGetOwnPropertyNames(new Compartment().globalThis), ...LANGUAGE_GLOBALS];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const d = P.ObjectGetOwnPropertyDescriptor(globalThis, name);
+    if (!d || !('value' in d) || name === 'globalThis' || frozenGlobals.includes(name)) continue;
+    if (d.configurable) P.ObjectDefineProperty(globalThis, name, { value: d.value, writable: false, enumerable: d.enumerable, configurable: false });
+    P.ArrayPush(frozenGlobals, name);
+  }
 }
 
 /**
@@ -403,4 +422,4 @@ function star(exports, m) {
   }
 }
 
-module.exports = { lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };
+module.exports = { frozenGlobals: () => frozenGlobals, lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };

@@ -76,11 +76,12 @@ const callbackArgs = [];
 const cb = harden(function (...args) {
   if (callbackArgs.length < 5000) callbackArgs.push([this, 'callback this'], ...args.map((a, i) => [a, 'callback arg ' + i]));
 });
-const ARGSETS = [[], [path.join(scratch, 'data.txt')], [path.join(scratch, 'data.txt'), 'utf8'], ['abc'], [424242], [{}], [cb], [path.join(scratch, 'data.txt'), cb], ['abc', {}, cb]];
+const ARGSETS = [[], [path.join(scratch, 'data.txt')], [path.join(scratch, 'data.txt'), 'utf8'], ['abc'], [3], [{}], [cb], [path.join(scratch, 'data.txt'), cb], ['abc', {}, cb]];
 
 async function callEverything(functions) {
   const results = [];
   for (const [fn, holder, where] of functions) {
+    if (process.env.WALK_DEBUG) fs.writeSync(2, where + '\n');
     for (const args of ARGSETS) {
       if (!fs.existsSync(path.join(scratch, 'data.txt'))) fs.writeFileSync(path.join(scratch, 'data.txt'), 'benign\n');
       for (const construct of [false, true]) {
