@@ -51,7 +51,7 @@ function createIntegrity() {
   function checkBindings() {
     for (let i = 0; i < bindings.length; i++) {
       const d = P.ObjectGetOwnPropertyDescriptor(globalThis, bindings[i][0]);
-      if (!d || d.value !== bindings[i][1] || d.get !== bindings[i][2]) return 'globalThis.' + bindings[i][0] + ' was replaced';
+      if (!d || !P.ObjectIs(d.value, bindings[i][1]) || d.get !== bindings[i][2]) return 'globalThis.' + bindings[i][0] + ' was replaced';
     }
     return null;
   }

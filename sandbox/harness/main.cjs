@@ -38,6 +38,7 @@ function start() {
   // first — JestAssertionError extends Error — would hand a submission that catches one the original, mutable Error
   // (bench/README.md, the red-team pass).
   realmLib.lockdownNow();
+  realmLib.freezeGlobalBindings();
   // The rewritten tests too: a function from a rewritten line (one with `import.meta`) is test code as well.
   realmLib.hideTestSources(payload.tests.flatMap((t) => (t.cjs ? [t.source, t.cjs.code] : [t.source])));
 

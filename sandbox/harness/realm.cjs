@@ -58,13 +58,13 @@ function lockdownNow() {
     writable: true, enumerable: false, configurable: true,
   });
   lockdown(LOCKDOWN_OPTIONS);
-  freezeGlobalBindings();
 }
 
 // The start realm's global bindings of the language (Object, Math, JSON, Promise…): lockdown() freezes the objects
 // but leaves these bindings writable, and Jest's matchers and the signer look them up at every call. Made
-// non-writable and non-configurable right after lockdown(), before any test or student code exists; integrity.cjs
-// checks them too (issue 30).
+// non-writable and non-configurable by each job right after lockdown() (not in the start-up snapshot: node's own
+// start-up after deserialisation sets some of them), before any test or student code exists; integrity.cjs checks
+// them too (issue 30).
 const frozenGlobals = [];
 // ECMAScript's own global bindings a Compartment does not list (ses leaves them out of its globals).
 const LANGUAGE_GLOBALS = ['Float32Array', 'Float64Array', 'Intl', 'WeakRef', 'FinalizationRegistry', 'Iterator'];
@@ -422,4 +422,4 @@ function star(exports, m) {
   }
 }
 
-module.exports = { frozenGlobals: () => frozenGlobals, lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };
+module.exports = { frozenGlobals: () => frozenGlobals, freezeGlobalBindings, lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };

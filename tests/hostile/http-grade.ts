@@ -9,7 +9,7 @@ import { ReportSchema, type Report } from '../../src/domain/report.js';
 import { buildApp } from '../../src/http/app.js';
 import { createBatchService } from '../../src/server/batches.js';
 import { createSlots } from '../../src/server/slots.js';
-import { collectExpected } from '../../src/pipeline.js';
+import { collectExpected } from '../../src/engine.js';
 import { createLocalQueue } from '../../src/queue/local.js';
 import { analysisPool, firstBackend, inlineRubric, sandboxFor } from '../helpers.js';
 

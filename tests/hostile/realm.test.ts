@@ -234,7 +234,7 @@ const CLASS_5: Case[] = [
       key = key || process.env.EVIGRADE_KEY || 'guess';
       ${forge('key')}`),
     statuses: ALL_FAILED,
-    flags: ['policy.fs', 'tampering.forged_frames'],
+    flags: ['policy.fs', 'sandbox.attempt.env', 'tampering.forged_frames'], // its read of the environment is evidence (issue 30)
   },
   {
     name: 'bends the typed-array and string methods a pure-JS signer would use',

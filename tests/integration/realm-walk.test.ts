@@ -14,9 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
 
 /** Runs the walker with no stdin and its output discarded; resolves when it exits, whatever its code. */
-const run = (args: string[]): Promise<void> =>
+const run = (args: string[], cwd: string): Promise<void> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: 'ignore' });
+    // In the scratch folder: the calls' relative paths land there.
+    const child = spawn(process.execPath, args, { stdio: 'ignore', cwd });
     child.on('exit', () => resolve());
   });
 
@@ -26,7 +27,7 @@ describe('the submission realm reaches no host object', () => {
     const out = join(scratch, 'walk.json');
     try {
       // A nonzero exit (V8 tearing down what the calls left behind) is not the walk's verdict; its report is.
-      await run([join(ROOT, 'tests', 'integration', 'realm-walk.cjs'), join(ROOT, 'sandbox', 'harness'), scratch, out]);
+      await run([join(ROOT, 'tests', 'integration', 'realm-walk.cjs'), join(ROOT, 'sandbox', 'harness'), scratch, out], scratch);
       const r = JSON.parse(readFileSync(out, 'utf8')) as { reached: number; results: number; host: number; calls: number; violations: string[]; attempts: string[] };
       expect(r.violations).toEqual([]);
       // The walk saw the realm and Node's graph (not an empty walk passing by accident).
