@@ -16,7 +16,7 @@ const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 const { esmToCjs, rewriteScriptImports, acornParse } = require('./esm-to-cjs.cjs');
 const { installEs2023 } = require('./es2023.cjs');
-const { createBuiltins, USERLAND } = require('./realm-builtins.cjs');
+const { createBuiltins } = require('./realm-builtins.cjs');
 const nodeUtil = require('node:util');
 
 const LOCKDOWN_OPTIONS = {
@@ -137,29 +137,6 @@ function parses(fn) {
   } catch {
     return false;
   }
-}
-
-/** A frozen object of functions that call `get()[name]` at call time (so a test's jest.spyOn on the host object sees student calls). */
-function forwarder(get, names) {
-  const out = {};
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    out[name] = function (...args) {
-      return P.ReflectApply(get()[name], get(), args);
-    };
-  }
-  return out;
-}
-
-function frozenCopy(mod) {
-  const out = {};
-  const keys = P.ObjectKeys(mod);
-  for (let i = 0; i < keys.length; i++) {
-    const d = P.ObjectGetOwnPropertyDescriptor(mod, keys[i]);
-    // Lazy getters (fs.promises...) are read once here, never handed over.
-    out[keys[i]] = d.get ? mod[keys[i]] : d.value;
-  }
-  return P.ObjectFreeze(out);
 }
 
 /**

@@ -41,7 +41,13 @@ export async function gradeOverHttp(tests: Record<string, string>, files: Record
     apiKeys: [KEY],
     ratePerMinute: 1000,
     logger: false,
-    batches: createBatchService(mkdtempSync(join(tmpdir(), 'evigrade-hostile-http-')), rubrics, slots, ports, pino({ level: 'silent' })),
+    batches: createBatchService(
+      mkdtempSync(join(tmpdir(), 'evigrade-hostile-http-')),
+      rubrics,
+      slots,
+      ports,
+      pino({ level: 'silent' }),
+    ),
     judgeInfo: () => ({ configured: 0 }),
   });
   try {

@@ -81,7 +81,7 @@ try { const { Stats } = require('fs'); Stats.prototype.isFile = () => true; } ca
 setTimeout(() => { throw new Error('uncaught on purpose'); }, 0);
 ${WRONG}`,
     statuses: ALL_FAILED,
-    flags: [],
+    flags: ['policy.fs'], // the static note on require('fs')
   },
   {
     name: "hunts the host through what facades return: fs.statSync, os.cpus, a callback's arguments and this, a URL, a Buffer",
@@ -99,7 +99,7 @@ hunt(fs.statSync(__filename), 0); hunt(require('os').cpus(), 0); hunt(new URL('f
 fs.readFile(__filename, function (err, data) { hunt(this, 0); hunt(data, 0); });
 ${WRONG}`,
     statuses: ALL_FAILED,
-    flags: [],
+    flags: ['policy.fs'],
   },
 ];
 
@@ -158,7 +158,7 @@ for (const f of [() => fs.readFileSync('/etc/passwd', 'utf8'), () => fs.readFile
 fs.promises.readFile('/proc/self/environ').catch(() => {});
 ${RIGHT}`,
     statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
-    flags: ['sandbox.attempt.read_outside'],
+    flags: ['policy.fs', 'sandbox.attempt.read_outside'], // what it names, and now what it did
     attempts: ['read_outside: fs.readFileSync("/etc/passwd")', 'read_outside: fs.readFileSync("/etc/hostname")'],
   },
   {
@@ -167,8 +167,12 @@ ${RIGHT}`,
 try { require('child_process').execFileSync('/bin/sh', ['-c', 'env']); } catch {}
 ${RIGHT}`,
     statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
-    flags: ['sandbox.attempt.env', 'sandbox.attempt.spawn'],
-    attempts: ['env: process.env.HF_TOKEN', 'env: process.env.PATH', 'spawn: require("child_process").execFileSync("/bin/sh", object)'],
+    flags: ['policy.child_process', 'sandbox.attempt.env', 'sandbox.attempt.spawn'],
+    attempts: [
+      'env: process.env.HF_TOKEN',
+      'env: process.env.PATH',
+      'spawn: require("child_process").execFileSync("/bin/sh", object)',
+    ],
   },
   {
     name: 'signals its parent and the init process, then calls the network (fetch, http, dns, a socket)',
@@ -177,11 +181,12 @@ fetch('http://169.254.169.254/latest/meta-data/').catch(() => {});
 for (const f of [() => require('http').get('http://127.0.0.1:6379/'), () => require('dns').lookup('example.com', () => {}), () => require('net').connect(5432, '127.0.0.1')]) { try { f(); } catch {} }
 ${RIGHT}`,
     statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
-    flags: ['sandbox.attempt.network', 'sandbox.attempt.signal'],
+    flags: ['policy.net', 'policy.process_exit', 'sandbox.attempt.network', 'sandbox.attempt.signal'],
   },
 ];
 
-const attemptsOf = (r: Report): string[] => r.sandbox.violations.filter((v) => v.event === 'attempt').map((v) => v.detail);
+const attemptsOf = (r: Report): string[] =>
+  r.sandbox.violations.filter((v) => v.event === 'attempt').map((v) => v.detail);
 
 describe.each(backends.map((b) => b.id))('the realm boundary (%s)', (backend: ProcessBackendId) => {
   const rubric = inlineRubric(TESTS);

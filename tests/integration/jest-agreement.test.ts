@@ -96,7 +96,10 @@ async function gradeAll(): Promise<void> {
       const source = readFileSync(join(DIR, c.slug, 'solutions', `${c.variant}.js`), 'utf8');
       const report = await gradeInline(backend, rubrics.get(c.slug) as never, { [`${c.slug}.js`]: source });
       graded.set(`${c.slug}/${c.variant}`, Object.fromEntries(report.tests.map((t) => [t.name, ours(t)])));
-      flagged.set(`${c.slug}/${c.variant}`, report.flags.map((f) => f.code).filter((code) => code.startsWith('tampering.')));
+      flagged.set(
+        `${c.slug}/${c.variant}`,
+        report.flags.map((f) => f.code).filter((code) => code.startsWith('tampering.')),
+      );
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

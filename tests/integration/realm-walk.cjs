@@ -17,12 +17,36 @@ const realmLib = require(path.join(harnessDir, 'realm.cjs'));
 realmLib.lockdownNow();
 
 const attempts = [];
-fs.writeFileSync(path.join(scratch, 'solution.js'), 'exports.args = Array.prototype.slice.call(arguments);\nexports.g = globalThis;\n');
+fs.writeFileSync(
+  path.join(scratch, 'solution.js'),
+  'exports.args = Array.prototype.slice.call(arguments);\nexports.g = globalThis;\n',
+);
 fs.writeFileSync(path.join(scratch, 'data.txt'), 'benign\n');
-const GRANTABLE = ['dgram', 'http2', 'perf_hooks', 'punycode', 'readline/promises', 'stream/consumers', 'stream/promises', 'stream/web', 'tty', 'util/types'];
+const GRANTABLE = [
+  'dgram',
+  'http2',
+  'perf_hooks',
+  'punycode',
+  'readline/promises',
+  'stream/consumers',
+  'stream/promises',
+  'stream/web',
+  'tty',
+  'util/types',
+];
 const realm = realmLib.createStudentRealm({
-  root: scratch, tamper: () => {}, onBlocked: () => {}, refuseExit: harden(() => { throw new Error('exit refused'); }),
-  testGlobals: { describe: harden(() => { throw new Error('refused'); }) }, extraBuiltins: GRANTABLE,
+  root: scratch,
+  tamper: () => {},
+  onBlocked: () => {},
+  refuseExit: harden(() => {
+    throw new Error('exit refused');
+  }),
+  testGlobals: {
+    describe: harden(() => {
+      throw new Error('refused');
+    }),
+  },
+  extraBuiltins: GRANTABLE,
   attempt: (kind, detail) => attempts.push(kind + ': ' + detail),
 });
 const solution = realm.load(path.join(scratch, 'solution.js'));
@@ -66,17 +90,39 @@ function reach(roots, stopAt, onEdge) {
 
 // The intrinsics a Compartment shares, and what the start realm's lockdown froze: not Node's doing.
 // Hidden intrinsics (iterator and generator prototypes…) are reached from values of their kind made in a Compartment.
-const HIDDEN = new Compartment().evaluate(`[async function* () {}, function* () {}, async function () {}, [][Symbol.iterator](), new Map()[Symbol.iterator](),
+const HIDDEN = new Compartment()
+  .evaluate(`[async function* () {}, function* () {}, async function () {}, [][Symbol.iterator](), new Map()[Symbol.iterator](),
   new Set()[Symbol.iterator](), ''[Symbol.iterator](), /a/[Symbol.matchAll]('a'), (function* () {})(), (async function* () {})(), new Uint8Array(0)]`);
-const intrinsics = reach([[new Compartment().globalThis, 'intrinsics'], [HIDDEN, 'hidden intrinsics'], [globalThis.WeakRef, 'WeakRef'], [globalThis.FinalizationRegistry, 'FinalizationRegistry'], [globalThis.Error, 'Error'], [globalThis.Date, 'Date'], [globalThis.RegExp, 'RegExp'], [globalThis.Function, 'Function'], [globalThis.Math, 'Math'], [globalThis.Intl, 'Intl']]);
+const intrinsics = reach([
+  [new Compartment().globalThis, 'intrinsics'],
+  [HIDDEN, 'hidden intrinsics'],
+  [globalThis.WeakRef, 'WeakRef'],
+  [globalThis.FinalizationRegistry, 'FinalizationRegistry'],
+  [globalThis.Error, 'Error'],
+  [globalThis.Date, 'Date'],
+  [globalThis.RegExp, 'RegExp'],
+  [globalThis.Function, 'Function'],
+  [globalThis.Math, 'Math'],
+  [globalThis.Intl, 'Intl'],
+]);
 
 /** Benign arguments to call a reached function with. */
-const calls = [];
 const callbackArgs = [];
 const cb = harden(function (...args) {
-  if (callbackArgs.length < 5000) callbackArgs.push([this, 'callback this'], ...args.map((a, i) => [a, 'callback arg ' + i]));
+  if (callbackArgs.length < 5000)
+    callbackArgs.push([this, 'callback this'], ...args.map((a, i) => [a, 'callback arg ' + i]));
 });
-const ARGSETS = [[], [path.join(scratch, 'data.txt')], [path.join(scratch, 'data.txt'), 'utf8'], ['abc'], [3], [{}], [cb], [path.join(scratch, 'data.txt'), cb], ['abc', {}, cb]];
+const ARGSETS = [
+  [],
+  [path.join(scratch, 'data.txt')],
+  [path.join(scratch, 'data.txt'), 'utf8'],
+  ['abc'],
+  [3],
+  [{}],
+  [cb],
+  [path.join(scratch, 'data.txt'), cb],
+  ['abc', {}, cb],
+];
 
 async function callEverything(functions) {
   const results = [];
@@ -88,7 +134,15 @@ async function callEverything(functions) {
         try {
           const r = construct ? Reflect.construct(fn, args) : Reflect.apply(fn, holder, args);
           if (types.isPromise(r)) {
-            results.push(Promise.race([r.then((x) => [x, where + '() resolved'], (e) => [e, where + '() rejected']), new Promise((res) => setTimeout(() => res([undefined, '']), 200))]));
+            results.push(
+              Promise.race([
+                r.then(
+                  (x) => [x, where + '() resolved'],
+                  (e) => [e, where + '() rejected'],
+                ),
+                new Promise((res) => setTimeout(() => res([undefined, '']), 200)),
+              ]),
+            );
           }
           results.push([r, where + '()']);
         } catch (e) {
@@ -120,22 +174,26 @@ function check(reached, host) {
 
 async function main() {
   // The module wrapper's arguments but the submission's own exports and module objects.
-  const roots = [[g, 'globalThis'], ...solution.args.map((a, i) => [a, 'module wrapper argument ' + i]).filter((_, i) => i !== 0 && i !== 2)];
+  const roots = [
+    [g, 'globalThis'],
+    ...solution.args.map((a, i) => [a, 'module wrapper argument ' + i]).filter((_, i) => i !== 0 && i !== 2),
+  ];
   for (const m of MODULES) roots.push([realm.studentRequire(m, scratch), 'require("' + m + '")']);
   const reached = new Map();
   const reachedStatic = reach(roots, intrinsics, (v, where) => reached.set(v, where));
   // Functions of the realm's (not intrinsics), called with benign arguments; their results walked too.
   const functions = [];
   for (const [v, where] of reached) {
-    if (typeof v !== 'function') continue;
+    if (typeof v !== 'function') continue; // called on the object it was found on (below) and unbound
     // the holder: the object the function was found on (for methods), else undefined
     functions.push([v, undefined, where]);
   }
-  for (const [v, where] of reached) {
+  for (const [v] of reached) {
     if (!isObj(v) || typeof v === 'function') continue;
     for (const k of Reflect.ownKeys(v)) {
       const d = Object.getOwnPropertyDescriptor(v, k);
-      if (d && typeof d.value === 'function' && reached.has(d.value)) functions.push([d.value, v, reached.get(v) + '.' + String(k)]);
+      if (d && typeof d.value === 'function' && reached.has(d.value))
+        functions.push([d.value, v, reached.get(v) + '.' + String(k)]);
     }
   }
   // Calls only once the static graph is clean: on a realm that still hands over Node's objects, calling them would
@@ -143,9 +201,16 @@ async function main() {
   const staticViolations = check(reached);
   const produced = staticViolations.length ? [] : await callEverything(functions);
   const fromResults = new Map();
-  reach(produced.filter(([v]) => isObj(v)), new Set([...intrinsics, ...reachedStatic]), (v, where) => fromResults.set(v, where));
+  reach(
+    produced.filter(([v]) => isObj(v)),
+    new Set([...intrinsics, ...reachedStatic]),
+    (v, where) => fromResults.set(v, where),
+  );
   // Node's object graph, computed after everything above ran (lazily loaded internals included).
-  const hostRoots = [[process, 'process'], [globalThis, 'start realm globalThis']];
+  const hostRoots = [
+    [process, 'process'],
+    [globalThis, 'start realm globalThis'],
+  ];
   for (const name of Module.builtinModules) {
     try {
       hostRoots.push([require('node:' + name), 'node:' + name]);
@@ -158,7 +223,17 @@ async function main() {
   const host = reach(hostRoots, new Set([...intrinsics, ...harnessModules]));
   const violations = check(reached, host);
   for (const [v, where] of fromResults) if (host.has(v)) violations.push('host object: ' + where);
-  fs.writeFileSync(outFile, JSON.stringify({ reached: reached.size, results: fromResults.size, host: host.size, calls: functions.length, violations, attempts }));
+  fs.writeFileSync(
+    outFile,
+    JSON.stringify({
+      reached: reached.size,
+      results: fromResults.size,
+      host: host.size,
+      calls: functions.length,
+      violations,
+      attempts,
+    }),
+  );
   // Timers and watchers the calls left behind would keep the process alive.
   process.reallyExit(0);
 }

@@ -27,8 +27,18 @@ describe('the submission realm reaches no host object', () => {
     const out = join(scratch, 'walk.json');
     try {
       // A nonzero exit (V8 tearing down what the calls left behind) is not the walk's verdict; its report is.
-      await run([join(ROOT, 'tests', 'integration', 'realm-walk.cjs'), join(ROOT, 'sandbox', 'harness'), scratch, out], scratch);
-      const r = JSON.parse(readFileSync(out, 'utf8')) as { reached: number; results: number; host: number; calls: number; violations: string[]; attempts: string[] };
+      await run(
+        [join(ROOT, 'tests', 'integration', 'realm-walk.cjs'), join(ROOT, 'sandbox', 'harness'), scratch, out],
+        scratch,
+      );
+      const r = JSON.parse(readFileSync(out, 'utf8')) as {
+        reached: number;
+        results: number;
+        host: number;
+        calls: number;
+        violations: string[];
+        attempts: string[];
+      };
       expect(r.violations).toEqual([]);
       // The walk saw the realm and Node's graph (not an empty walk passing by accident).
       expect(r.reached).toBeGreaterThan(1000);

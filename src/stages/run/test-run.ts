@@ -149,7 +149,12 @@ function noteAttempt(detail: string, events: Omit<SandboxEvent, 'id'>[], flags: 
   if (!kind) return;
   events.push({ event: 'attempt', detail });
   const code = `sandbox.attempt.${kind}`;
-  if (!flags.some((f) => f.code === code)) flags.push({ code, severity: 'warning', message: `the submission tried ${ATTEMPT_MESSAGES[kind]} at run time (${detail.slice(kind.length + 2)}); ${kind === 'env' ? 'it saw only the sandbox\'s own environment' : 'the sandbox refused it'}` });
+  if (!flags.some((f) => f.code === code))
+    flags.push({
+      code,
+      severity: 'warning',
+      message: `the submission tried ${ATTEMPT_MESSAGES[kind]} at run time (${detail.slice(kind.length + 2)}); ${kind === 'env' ? "it saw only the sandbox's own environment" : 'the sandbox refused it'}`,
+    });
 }
 const ATTEMPT_MESSAGES: Record<(typeof ATTEMPT_KINDS)[number], string> = {
   read_outside: 'to use a file outside its folder',
