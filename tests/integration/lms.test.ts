@@ -200,13 +200,13 @@ describe('from the LMS and back', () => {
     );
     const l = await cli(['grade', join(dir, 'link.zip'), '--rubric', LEAP, '--out', join(dir, 'o2'), '--no-llm']);
     expect(l.code).toBe(0);
-    const rep = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'o2', 'obrien-4821.json'), 'utf8')));
+    const rep = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'o2', '_obrien-4821.json'), 'utf8')));
     expect([rep.status, rep.errors]).toEqual([
       'rejected',
       [
         {
           code: 'INTAKE_SYMLINK',
-          message: 'submission "obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
+          message: 'submission "_obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
         },
       ],
     ]);
