@@ -6,7 +6,7 @@ export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /**
  * Ids the system makes (a name that is not SAFE_ID, an LMS student, a refused clash) start with `_`, which no
- * SAFE_ID may: a name can never be taken as the id made for another (stages/intake-names.ts).
+ * SAFE_ID may: a name can never be taken as the id made for another (stages/intake/intake-names.ts).
  */
 export const GENERATED_ID = /^_[a-z0-9][a-z0-9-]{0,120}$/;
 /** Any submission id: a plain name or a generated id. */
@@ -20,7 +20,7 @@ export interface SubmissionFile {
   readonly bytes: number;
 }
 export interface Submission {
-  /** Safe as a file name and URL segment (stages/intake-names.ts). */
+  /** Safe as a file name and URL segment (stages/intake/intake-names.ts). */
   readonly id: string;
   /** The name as the student's folder, file or LMS gave it, when it differs from the id (o'brien, José Núñez). */
   readonly name?: string;

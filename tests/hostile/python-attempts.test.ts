@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EvigradeError } from '../../src/domain/errors.js';
 import { ReportSchema, type Report } from '../../src/domain/report.js';
 import { buildApp } from '../../src/http/app.js';
-import { collectExpected } from '../../src/pipeline.js';
+import { collectExpected } from '../../src/engine.js';
 import { createLocalQueue } from '../../src/queue/local.js';
 import { createBatchService } from '../../src/server/batches.js';
 import { createSlots } from '../../src/server/slots.js';

@@ -7,7 +7,7 @@ import { createAnalysisPool, type AnalysisRequest } from '../../src/adapters/ana
 import { ANALYSERS, type Analyser } from '../../src/domain/analysis.js';
 import { LintSpecSchema } from '../../src/domain/lint.js';
 import { AnalysisLimitsSchema } from '../../src/domain/rubric.js';
-import { analysisView } from '../../src/stages/analysis-view.js';
+import { analysisView } from '../../src/stages/analysis/analysis-view.js';
 import { inlineSubmission } from '../helpers.js';
 
 const pool = createAnalysisPool({ threads: 1 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintFile as lintView } from '../../src/adapters/analysis/lint.js';
-import { analysisView } from '../../src/stages/analysis-view.js';
+import { analysisView } from '../../src/stages/analysis/analysis-view.js';
 import { LintSpecSchema } from '../../src/domain/lint.js';
 
 const spec = LintSpecSchema.parse({});

@@ -1,7 +1,7 @@
-// Nothing a run alone decides reaches evidence (stages/run-specific.ts): addresses, pids, temporary
+// Nothing a run alone decides reaches evidence (stages/score/run-specific.ts): addresses, pids, temporary
 // directories and measured durations become stable tokens, numbered by first appearance across a report.
 import { describe, expect, it } from 'vitest';
-import { runSpecificCanon } from '../../src/stages/run-specific.js';
+import { runSpecificCanon } from '../../src/stages/score/run-specific.js';
 
 describe('run-specific text', () => {
   it('numbers addresses by first appearance, so one object twice still reads as one', () => {

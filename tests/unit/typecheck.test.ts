@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { typecheck as checkViews } from '../../src/adapters/analysis/typecheck.js';
-import type { AnalysisView } from '../../src/stages/analysis-view.js';
+import type { AnalysisView } from '../../src/stages/analysis/analysis-view.js';
 import { ROOT } from '../helpers.js';
 
 const require = createRequire(import.meta.url);

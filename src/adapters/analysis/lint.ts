@@ -7,7 +7,7 @@ import { loadEslint } from './eslint-bundle.js';
 
 import type { TSESTree } from '@typescript-eslint/typescript-estree';
 import type { LintMessage } from '../../domain/analysis.js';
-import type { AnalysisView } from '../../stages/analysis-view.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 
 // ESLint's Linter alone (its browser entry: the package's main also loads the CLI's config loader, file enumeration
 // and formatters, which a lint thread never uses), from one bundle with a V8 code cache (eslint-bundle.ts).

@@ -1,4 +1,4 @@
-import { analysisView } from '../../stages/analysis-view.js';
+import { analysisView } from '../../stages/analysis/analysis-view.js';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,11 +1,11 @@
 // Ruff, in-process as WebAssembly (no Python or ruff binary on the grading host): style findings for Python.
-// Ruff reads the analysis view (stages/analysis-view.ts), where every comment is silenced: ruff honours
+// Ruff reads the analysis view (stages/analysis/analysis-view.ts), where every comment is silenced: ruff honours
 // `# noqa`, and a student must not be able to switch the grader's rules off.
 import { createRequire } from 'node:module';
 import { ruffLevel, ruffSelect } from '../../domain/ruff.js';
 import type { LintSpec } from '../../domain/lint.js';
 import type { LintMessage } from '../../domain/analysis.js';
-import type { AnalysisView } from '../../stages/analysis-view.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 
 interface RuffDiagnostic {
   code: string | null;

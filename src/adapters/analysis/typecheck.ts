@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 import type { LintMessage } from '../../domain/analysis.js';
-import type { AnalysisView } from '../../stages/analysis-view.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 
 /** Type errors are evidence "with their own limits": at most this many per submission. */
 export const MAX_TYPE_ERRORS = 50;

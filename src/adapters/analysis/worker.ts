@@ -2,18 +2,18 @@
 // so a pathological file costs one thread (killed at its CPU budget), never the grader.
 import type { LintSpec } from '../../domain/lint.js';
 import type { FileAnalysis } from '../../domain/analysis.js';
-import { measure, measureAst, ParseFailure } from '../../stages/metrics.js';
-import { codeBytes } from '../../stages/strip-comments.js';
+import { measure, measureAst, ParseFailure } from '../../stages/analysis/metrics.js';
+import { codeBytes } from '../../stages/analysis/strip-comments.js';
 import { lintWithAst, prepareParser } from './lint.js';
 import { startMeter, type MeterSlot } from './meter.js';
 import type { typecheck } from './typecheck.js';
 import { parsePython, preparePythonParser, pythonParserReady } from './python-parser.js';
 import { lintPython, prepareRuff } from './ruff.js';
-import { blankComments, pythonCodeBytes, pythonTrivia } from '../../stages/python-source.js';
-import type { AnalysisView } from '../../stages/analysis-view.js';
-import { measurePython } from '../../stages/python-metrics.js';
+import { blankComments, pythonCodeBytes, pythonTrivia } from '../../stages/analysis/python-source.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
+import { measurePython } from '../../stages/analysis/python-metrics.js';
 
-// Tasks carry analysis views only (stages/analysis-view.ts), made by the pool: no analyser in a thread ever
+// Tasks carry analysis views only (stages/analysis/analysis-view.ts), made by the pool: no analyser in a thread ever
 // holds the submission's own text, so no in-band directive reaches one.
 export interface TypecheckTask {
   readonly files: readonly { path: string; view: AnalysisView }[];

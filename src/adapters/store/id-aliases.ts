@@ -2,7 +2,7 @@
 // append-only and hash-chained — and mapped to today's ids here. A legacy row belongs to a generated id when
 // its report carries a name (plain ids carry none): an intake-made id (`<words>-<8 hex>` of the name) becomes
 // today's id of that name; an LMS id (or a clash twin) becomes itself behind the `_` mark.
-import { baseId, legacyBaseId } from '../../stages/intake-names.js';
+import { baseId, legacyBaseId } from '../../stages/intake/intake-names.js';
 import type { Sql } from './sql.js';
 
 /** The id a legacy row of `legacyId` carrying `name` has now. */

@@ -11,8 +11,8 @@ export interface LmsSubmission {
   readonly ignored: readonly string[];
   readonly error: { code: ErrorCode; message: string } | null;
 }
-import { intakeEntries, intakeFail } from '../intake.js';
-import { slug } from '../intake-names.js';
+import { intakeEntries, intakeFail } from '../intake/intake.js';
+import { slug } from '../intake/intake-names.js';
 
 /** A generated id (`_`: no plain name can take it, see domain/submission.ts) of the LMS's name and user id. */
 function submissionId(a: LmsIdentity, all: boolean, taken: Set<string>): string {

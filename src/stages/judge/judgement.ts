@@ -1,10 +1,10 @@
-import { CRITERIA, type JudgeReport } from '../domain/judge.js';
-import type { DeterministicReport, Report } from '../domain/report.js';
-import type { Rubric } from '../domain/rubric.js';
+import { CRITERIA, type JudgeReport } from '../../domain/judge.js';
+import type { DeterministicReport, Report } from '../../domain/report.js';
+import type { Rubric } from '../../domain/rubric.js';
 import { auditJudge } from './audit.js';
 import { blend } from './blend.js';
 import { PROMPT_VERSION } from './prompt.js';
-import { creditJudge } from './quality.js';
+import { creditJudge } from '../score/quality.js';
 
 export interface Judgement {
   readonly status: JudgeReport['status'];

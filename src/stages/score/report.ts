@@ -1,13 +1,14 @@
 import { runSpecificCanon } from './run-specific.js';
-import type { EvigradeError } from '../domain/errors.js';
-import type { DeterministicReport, Flag, SandboxEvent, TestResult } from '../domain/report.js';
-import type { Rubric } from '../domain/rubric.js';
-import { selectorMatches } from '../domain/rubric.js';
-import type { Submission } from '../domain/submission.js';
-import type { Observed, ExpectedTest } from './test-run.js';
-import type { FileAnalysis } from '../domain/analysis.js';
-import { analysisEvidence, policyFlags } from './analysis-evidence.js';
-import { complexityFromEvidence, DEFAULT_COMPLEXITY_LIMITS, styleFromEvidence } from './analysis-scores.js';
+import type { EvigradeError } from '../../domain/errors.js';
+import type { DeterministicReport, Flag, SandboxEvent, TestResult } from '../../domain/report.js';
+import type { Rubric } from '../../domain/rubric.js';
+import { selectorMatches } from '../../domain/rubric.js';
+import type { Submission } from '../../domain/submission.js';
+import type { ExpectedTest } from '../../domain/queue.js';
+import type { Observed } from '../run/test-run.js';
+import type { FileAnalysis } from '../../domain/analysis.js';
+import { analysisEvidence, policyFlags } from '../analysis/analysis-evidence.js';
+import { complexityFromEvidence, DEFAULT_COMPLEXITY_LIMITS, styleFromEvidence } from '../analysis/analysis-scores.js';
 import { buildEvidence } from './evidence.js';
 import { creditQuality } from './quality.js';
 import { deterministicScores } from './scores.js';
@@ -64,7 +65,7 @@ function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readon
   });
 }
 
-/** Test messages, event details and flag messages with nothing a run alone decides (stages/run-specific.ts). */
+/** Test messages, event details and flag messages with nothing a run alone decides (stages/score/run-specific.ts). */
 function withoutRunSpecifics(input: ReportInput): ReportInput {
   const canon = runSpecificCanon();
   return {
