@@ -19,8 +19,9 @@ NETWORKS = {'socket.connect', 'socket.bind', 'socket.sendto', 'socket.sendmsg', 
 LISTINGS = {'os.listdir', 'os.scandir', 'glob.glob', 'os.chdir'}
 # Modules that open the path a caller gives them: an open from one of these is the caller's. Any other
 # standard-library module opening a file reads its own configuration (mimetypes, platform, ssl, locale).
-PATH_OPENERS = {'pathlib', 'io', '_pyio', 'os', 'shutil', 'codecs', 'fileinput', 'glob', 'tempfile', 'gzip',
+PATH_OPENERS = {'pathlib', 'io', '_pyio', 'os', 'shutil', 'codecs', 'fileinput', 'glob', 'gzip',
                 'bz2', 'lzma', 'zipfile', 'tarfile', 'csv', 'json', 'linecache', 'tokenize'}
+# (tempfile is not one: it opens directories it chose itself, probing /var/tmp and others where /tmp is not writable.)
 MAX_DETAIL = 200
 
 
