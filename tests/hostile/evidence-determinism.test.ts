@@ -65,10 +65,28 @@ describe('the same submission graded twice has the same evidence', () => {
     expect(messageOf(a, 'solution_test.py::test_who')).toMatch(/<function make at 0x…\d+> pid …1/);
   }, 240_000);
 
+  it("Python: pytest's cut repr of a list of objects, a pid and a repr in an exception", async () => {
+    const tests = `from solution import pair, boom\n\n\ndef test_pair():\n    assert pair() == []\n\n\ndef test_boom():\n    boom()\n`;
+    const code = `import os\n\n\nclass Node:\n    pass\n\n\ndef pair():\n    a, b = Node(), Node()\n    return [a, b, a]\n\n\ndef boom():\n    raise RuntimeError('worker pid %d died holding %r' % (os.getpid(), Node()))\n`;
+    const rubric = inlineRubric({ 'solution_test.py': tests }, { language: 'python' });
+    const [a, b] = (await twice(rubric, { 'solution.py': code })) as [Report, Report];
+    expect(a.tests.map((t) => t.status)).toEqual(['failed', 'failed']);
+    expect(a.evidence.items).toEqual(b.evidence.items);
+    expect(a.evidence.hash).toBe(b.evidence.hash);
+    // pytest cuts the list's repr in the middle, keeping an address's tail: it takes the whole address's number.
+    expect(messageOf(a, 'solution_test.py::test_pair')).toBe(
+      'assert [<solution.No...0x…1>] == []\n  Left contains 3 more items, first extra item: <solution.Node object at 0x…1>\n  Use -v to get more diff',
+    );
+    expect(messageOf(a, 'solution_test.py::test_boom')).toMatch(
+      /worker pid …1 died holding <solution\.Node object at 0x…\d+>/,
+    );
+  }, 240_000);
+
   it('JavaScript: an address-like value and a mkdtemp path', async () => {
     const rubric = inlineRubric({ 'solution.test.js': JS_TESTS });
     const [a, b] = (await twice(rubric, { 'solution.js': JS })) as [Report, Report];
     expect(a.tests.map((t) => t.status)).toEqual(['failed', 'failed']);
+    expect(a.evidence.items).toEqual(b.evidence.items);
     expect(a.evidence.hash).toBe(b.evidence.hash);
     expect(messageOf(a, 'make')).toMatch(/made at 0x…1/);
     expect(messageOf(a, 'where')).toMatch(/\/tmp\/…1/);

@@ -17,6 +17,18 @@ describe('run-specific text', () => {
     expect(runSpecificCanon()('again 0x7f2c1a2b3c4d')).toBe('again 0x…1');
   });
 
+  it("gives a cut repr's address tail (pytest's saferepr) the number of the whole address", () => {
+    const canon = runSpecificCanon();
+    expect(
+      canon(
+        'assert [<solution.No...7f24ea4a92d0>] == []\n  Left contains 3 more items, first extra item: <solution.Node object at 0x7f24ea4a92d0>',
+      ),
+    ).toBe(
+      'assert [<solution.No...0x…1>] == []\n  Left contains 3 more items, first extra item: <solution.Node object at 0x…1>',
+    );
+    expect(canon('<solution.Other...55d1c2a0b3>')).toBe('<solution.Other...0x…2>');
+  });
+
   it('leaves what a student chose alone: short hex, numbers, limits', () => {
     const canon = runSpecificCanon();
     for (const s of [

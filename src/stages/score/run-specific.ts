@@ -15,6 +15,9 @@ const RULES: readonly Rule[] = [
   // An address: after " at " (CPython's default repr) any length, elsewhere 9+ hex digits (a 64-bit pointer;
   // a short hex literal a student prints is not one).
   { re: /(?<=\bat )0x[0-9a-fA-F]+\b|\b0x[0-9a-fA-F]{9,16}\b/g, rewrite: (m, token) => `0x…${token('addr', m)}` },
+  // pytest's saferepr cuts a long repr in the middle: `<solution.No...7f24ea4a92d0>` keeps an address's tail.
+  // The tail of an address seen whole takes its number.
+  { re: /(?<=\.\.\.)[0-9a-fA-F]{4,16}(?=>)/g, rewrite: (m, token) => `0x…${token('addr-tail', m)}` },
   { re: /\b(pid[ =:]?)(\d+)\b/gi, rewrite: (_m, token, pre = '', n = '') => `${pre}…${token('pid', n)}` },
   { re: /(\/proc\/)(\d+)(?=\/)/g, rewrite: (_m, token, pre = '', n = '') => `${pre}…${token('pid', n)}` },
   // A temporary directory's own name (mkdtemp's random part): the rest of the path stays readable.
@@ -33,6 +36,10 @@ const RULES: readonly Rule[] = [
 export function runSpecificCanon(): (text: string) => string {
   const seen = new Map<string, Map<string, number>>();
   const token = (kind: string, value: string): string => {
+    if (kind === 'addr-tail') {
+      const whole = [...(seen.get('addr')?.keys() ?? [])].find((a) => a.toLowerCase().endsWith(value.toLowerCase()));
+      return token('addr', whole ?? `0x${value}`);
+    }
     const ofKind = seen.get(kind) ?? new Map<string, number>();
     seen.set(kind, ofKind);
     if (!ofKind.has(value)) ofKind.set(value, ofKind.size + 1);
