@@ -35,9 +35,19 @@ export const SANDBOX_EVENTS = [
   'process_exit',
   'blocked_module',
   'resumed',
-  // what the submission attempted at run time beyond its folder (issue 30): `<kind>: <what>`
+  // what the submission's code tried at run time (a file outside its folder, the environment, a process, a
+  // signal to another process, the network), seen as it happened; its flag is one of ATTEMPT_FLAGS
   'attempt',
 ] as const;
+/** Flags for what a submission attempted at run time (sandbox/python/attempts.py; the JavaScript realm's facades). */
+export const ATTEMPT_FLAGS = [
+  'sandbox.attempt.read_outside',
+  'sandbox.attempt.env',
+  'sandbox.attempt.spawn',
+  'sandbox.attempt.signal',
+  'sandbox.attempt.network',
+] as const;
+export type AttemptFlag = (typeof ATTEMPT_FLAGS)[number];
 export const SandboxEventSchema = z
   .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })
   .strict();

@@ -32,6 +32,9 @@ export function codeBytes(code: string): number {
   }, 0);
 }
 
+/** Comment ranges (`[start, end)` in UTF-16 units) by the scanner alone: linear, never the parser. */
+export const scannedComments = (code: string): readonly Range[] => new Scanner(code).comments();
+
 /** Comment ranges from the parser, or null when it cannot parse the code (or overflows the stack doing so). */
 function parsedComments(code: string): Range[] | null {
   try {

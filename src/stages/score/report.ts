@@ -1,3 +1,4 @@
+import { runSpecificCanon } from './run-specific.js';
 import type { EvigradeError } from '../../domain/errors.js';
 import type { DeterministicReport, Flag, SandboxEvent, TestResult } from '../../domain/report.js';
 import type { Rubric } from '../../domain/rubric.js';
@@ -57,9 +58,22 @@ function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readon
       // Tampering events carry their flag's code as the prefix of their detail; other flags map to event kinds.
       f.code.startsWith('tampering.')
         ? e.event === 'tampering' && e.detail.startsWith(`${f.code}:`)
-        : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
+        : f.code.startsWith('sandbox.attempt.')
+          ? e.event === 'attempt' && e.detail.startsWith(`${f.code}:`)
+          : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
     return { ...f, evidence: events.filter(own).map((e) => e.id) };
   });
+}
+
+/** Test messages, event details and flag messages with nothing a run alone decides (stages/score/run-specific.ts). */
+function withoutRunSpecifics(input: ReportInput): ReportInput {
+  const canon = runSpecificCanon();
+  return {
+    ...input,
+    tests: input.tests.map((t) => ({ ...t, message: canon(t.message) })),
+    events: input.events.map((e) => ({ ...e, detail: canon(e.detail) })),
+    flags: input.flags.map((f) => ({ ...f, message: canon(f.message) })),
+  };
 }
 
 export interface ReportInput {
@@ -80,7 +94,8 @@ export interface ReportInput {
 }
 
 /** Assembles what the deterministic stages measured; `finalize` (judgement.ts) adds the judge. Pure: same input, same report. */
-export function assembleReport(input: ReportInput): DeterministicReport {
+export function assembleReport(raw: ReportInput): DeterministicReport {
+  const input = withoutRunSpecifics(raw);
   const { rubric } = input;
   const violations: SandboxEvent[] = input.events.map((e, i) => ({ id: `S${i + 1}`, ...e }));
   const limitsC = rubric.spec.complexity ?? DEFAULT_COMPLEXITY_LIMITS;
