@@ -23,6 +23,7 @@ import { interpretRun, type ExpectedTest } from './stages/test-run.js';
 import { importedNames } from './stages/imports.js';
 import { jobTest } from './stages/test-rewrite.js';
 import { isTsFile, jsName, transpileForJob } from './stages/typescript.js';
+import { unknownStudentSelectors } from './stages/visibility.js';
 
 /** What the deterministic part needs: it runs where the queue runs it (this process, or a worker). */
 export interface GradePorts {
@@ -94,6 +95,13 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
     if (!names.some((n) => selectorMatches(sel, n)))
       problems.push(`"${sel}" (in weights or edge_cases) matches no test`);
   }
+  const fileName = new Map(rubric.tests.map((f) => [f.jobName, f.name]));
+  problems.push(
+    ...unknownStudentSelectors(
+      rubric,
+      expected.map((t, i) => ({ name: names[i] as string, file: fileName.get(t.file) ?? t.file })),
+    ),
+  );
   if (problems.length > 0) throw new EvigradeError('RUBRIC_TESTS_INVALID', `${rubric.path}: ${problems.join('; ')}`);
   return expected;
 }
