@@ -6,7 +6,10 @@ import type { TestResult } from '../domain/report.js';
 const MAX_MESSAGE = 8_000;
 /** `/job/sub/<path>:<line>[:<col>]` (Node, with or without file://) or Python's `File "/job/sub/<path>", line N`. */
 const FRAME = /(?:file:\/\/)?\/job\/sub\/([^\s:()'"]+):(\d+)(?::\d+)?|File "\/job\/sub\/([^"]+)", line (\d+)/g;
-const NODE_FRAME_LINE = /^\s*at\s/;
+/** A Node stack-frame line, also inside Jest's diff (`+   at f (file:1:2)`): `at …` ending in a position. */
+const NODE_FRAME_LINE = /^[+-]?\s*at\s.*(?:\d+:\d+\)?|\(<anonymous>\)|\(native\))\s*$/;
+/** Paths into the grader's job folder, its harness or Node's internals. */
+const GRADER_PATH = /(?:file:\/\/)?(?:\/job\/|\/evigrade\/|node:internal\/)[^\s'")]*/g;
 const PY_FRAME_LINE = /^(\s*)File "/;
 // Escape sequences and control characters (a student's output can carry them), except newline and tab.
 // eslint-disable-next-line no-control-regex
@@ -23,6 +26,27 @@ function ownFrame(line: string, files: ReadonlySet<string>): string | null {
   return null;
 }
 
+/** pytest's long traceback: `path:line: in function` at the start of a line, its source lines indented below. */
+const PYTEST_FRAME_LINE = /^(?:\/job\/sub\/)?([^\s:][^:]*):(\d+): in \S/;
+
+/**
+ * A frame line kept as the student's own (`at <file>:<line>`, or pytest's line as it is), dropped (a frame
+ * into the tests, the harness, pytest or Python's import machinery: `skip` then drops the lines indented
+ * below it, which are that code's source), or not a frame at all (null).
+ */
+function frameLine(raw: string, files: ReadonlySet<string>): { keep: string | null; skip: boolean } | null {
+  const pytest = PYTEST_FRAME_LINE.exec(raw);
+  if (pytest)
+    return files.has(pytest[1] as string)
+      ? { keep: raw.replace('/job/sub/', ''), skip: false }
+      : { keep: null, skip: true };
+  const py = PY_FRAME_LINE.test(raw);
+  if (!py && !NODE_FRAME_LINE.test(raw)) return null;
+  const own = ownFrame(raw, files);
+  if (own) return { keep: `${/^[+-]/.test(raw) ? `${raw[0] as string} ` : ''}  at ${own}`, skip: false };
+  return { keep: null, skip: py };
+}
+
 /**
  * A visible test's message for its student: stack frames into the student's files become `at <file>:<line>`;
  * frames into anything else (the tests, the harness) are dropped, with the source lines Python prints under
@@ -34,11 +58,10 @@ export function studentMessage(message: string, files: ReadonlySet<string>): str
   for (const raw of message.replace(CONTROLS, '').split('\n')) {
     if (skipBelow >= 0 && raw.trim() !== '' && indent(raw) > skipBelow) continue;
     skipBelow = -1;
-    const py = PY_FRAME_LINE.exec(raw);
-    if (py || NODE_FRAME_LINE.test(raw)) {
-      const own = ownFrame(raw, files);
-      if (own) out.push(`${' '.repeat(indent(raw))}at ${own}`);
-      else if (py) skipBelow = indent(raw);
+    const frame = frameLine(raw, files);
+    if (frame) {
+      if (frame.keep !== null) out.push(frame.keep);
+      if (frame.skip) skipBelow = indent(raw);
       continue;
     }
     out.push(
@@ -47,7 +70,7 @@ export function studentMessage(message: string, files: ReadonlySet<string>): str
           const path = a ?? b ?? '';
           return files.has(path) ? `${path}:${l1 ?? l2}` : '(test code)';
         })
-        .replace(/(?:file:\/\/)?\/job\/[^\s'")]*/g, '(test code)'),
+        .replace(GRADER_PATH, '(test code)'),
     );
   }
   const text = out.join('\n').trimEnd();
