@@ -10,10 +10,15 @@ export type TestVisibility = (typeof TEST_VISIBILITY)[number];
 
 const title = z.string().trim().min(1).max(200);
 /** One rule of the rubric's `visibility` map: a level, or a level with the title students read. */
-export const VisibilityRuleSchema = z.union([
-  z.enum(TEST_VISIBILITY),
-  z.object({ show: z.enum(TEST_VISIBILITY), title: title.optional() }).strict(),
-]);
+export const VisibilityRuleSchema = z.union(
+  [z.enum(TEST_VISIBILITY), z.object({ show: z.enum(TEST_VISIBILITY), title: title.optional() }).strict()],
+  {
+    error: (iss) =>
+      typeof iss.input === 'string'
+        ? `expected one of "visible"|"hidden"|"after_due", or { show, title }, got "${iss.input}"`
+        : undefined,
+  },
+);
 export type VisibilityRule = z.infer<typeof VisibilityRuleSchema>;
 
 /**
