@@ -1,6 +1,6 @@
 import type { Report } from '../domain/report.js';
 import type { StudentTest } from '../domain/student.js';
-import { studentView } from '../stages/student-view.js';
+import { studentView } from '../stages/student/student-view.js';
 
 // Gradebook exports. Scores stay on Evigrade's 0–10 scale unless a maximum is given. Students read them:
 // they show the tests, scores and messages about the submission, never the grader's configuration (the

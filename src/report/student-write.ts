@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { makeOutputDir, writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { Report } from '../domain/report.js';
 import type { StudentReport } from '../domain/student.js';
-import { studentView, type StudentViewOptions } from '../stages/student-view.js';
+import { studentView, type StudentViewOptions } from '../stages/student/student-view.js';
 import { renderStudentHtml } from './student-html.js';
 
 /** The projection a student artifact is made with (the leak check hands in a deliberately leaky one). */

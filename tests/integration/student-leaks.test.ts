@@ -14,7 +14,7 @@ import { ReportSchema, type Report, type TestResult } from '../../src/domain/rep
 import { StudentReportSchema, type StudentReport } from '../../src/domain/student.js';
 import { gradescopeResults, prairielearnResults } from '../../src/report/exports.js';
 import { writeStudentViews, type Projection } from '../../src/report/student-write.js';
-import { studentView } from '../../src/stages/student-view.js';
+import { studentView } from '../../src/stages/student/student-view.js';
 import { artifactText, findLeaks, secretsOf, type Leak } from '../leak-check.js';
 import { ROOT } from '../helpers.js';
 

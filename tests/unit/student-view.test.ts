@@ -7,8 +7,8 @@ import { ReportSchema, type Report, type TestResult } from '../../src/domain/rep
 import { StudentReportSchema } from '../../src/domain/student.js';
 import { renderStudentHtml } from '../../src/report/student-html.js';
 import { isReleased } from '../../src/report/student-write.js';
-import { studentMessage } from '../../src/stages/student-text.js';
-import { studentView } from '../../src/stages/student-view.js';
+import { studentMessage } from '../../src/stages/student/student-text.js';
+import { studentView } from '../../src/stages/student/student-view.js';
 import { ROOT } from '../helpers.js';
 
 const BOB = ReportSchema.parse(
