@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ReportSchema, type Report, type TestResult } from '../../src/domain/report.js';
 import { StudentReportSchema } from '../../src/domain/student.js';
 import { renderStudentHtml } from '../../src/report/student-html.js';
-import { isReleased } from '../../src/report/student-write.js';
 import { studentMessage } from '../../src/stages/student/student-text.js';
-import { studentView } from '../../src/stages/student/student-view.js';
+import { isReleased, studentView } from '../../src/stages/student/student-view.js';
 import { ROOT } from '../helpers.js';
 
 const BOB = ReportSchema.parse(

@@ -13,6 +13,15 @@ export interface StudentViewOptions {
   readonly released: boolean;
 }
 
+export /**
+ * Whether a report's `after_due` tests are released: the instructor said so (`--release`), or the rubric's
+ * `student.release_at` has passed at `now` (the clock is the caller's).
+ */
+function isReleased(r: Report, release: boolean, now: Date): boolean {
+  const at = r.rubric.student?.release_at;
+  return release || (at !== undefined && Date.parse(at) <= now.getTime());
+}
+
 const HIDDEN: TestPolicy = { visibility: 'hidden' };
 const policyOf = (t: TestResult): TestPolicy => t.student ?? HIDDEN;
 const isShown = (p: TestPolicy, released: boolean): boolean =>
