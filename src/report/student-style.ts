@@ -7,10 +7,9 @@ export const STUDENT_STYLE = `
 :root { --mono: "DejaVu Sans Mono", ui-monospace, Menlo, Consolas, monospace; --fg: #1d232a; --muted: #5b6670; --line: #d8dde2; --alt: #f5f7f9; --bad: #b3261e; --warn: #8a5a00; --ok: #1e6b34; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 "DejaVu Sans", system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: #fff; }
-header { padding: 14px 16px; border-bottom: 1px solid var(--line); background: var(--alt); }
+header { padding: 14px max(16px, calc((100% - 828px) / 2)); border-bottom: 1px solid var(--line); background: var(--alt); }
 header h1 { margin: 0; font-size: 1.35em; overflow-wrap: anywhere; }
 main { padding: 8px 16px 40px; max-width: 860px; margin: 0 auto; }
-header > * { max-width: 828px; margin-left: auto; margin-right: auto; }
 h2 { font-size: 1.15em; margin: 22px 0 8px; }
 .meta { color: var(--muted); margin: 4px 0; overflow-wrap: anywhere; }
 code { font-family: var(--mono); font-size: 0.9em; overflow-wrap: anywhere; }
