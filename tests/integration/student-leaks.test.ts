@@ -1,7 +1,8 @@
 // The leak check (issue 33): every student-facing artifact — the student page and JSON (unreleased and
-// released), Gradescope's and PrairieLearn's results.json — for the samples (submissions/ × rubrics/, given
-// visible, hidden and after_due tests) and for hostile cases, graded for real by the CLI, must hold nothing
-// of a hidden test: no run of its file's text, no name, no expected value. Formatting cannot hide a leak
+// released), Gradescope's and PrairieLearn's results.json, the feedback of the LMS import files — for the
+// samples (submissions/ × rubrics/, given visible, hidden and after_due tests) and for hostile cases, graded
+// for real by the CLI, must hold nothing of a hidden test: no run of its file's text, no name, no expected
+// value, no frame into the tests or the grader. Formatting cannot hide a leak
 // (the check folds escapes, entities, case and whitespace). `EVIGRADE_LEAKY_PROJECTION=1` swaps in a leaky
 // projection, and the first test then fails; the last block shows the check catching each leaky build.
 import { execFile } from 'node:child_process';
@@ -14,6 +15,7 @@ import { ReportSchema, type Report, type TestResult } from '../../src/domain/rep
 import { StudentReportSchema, type StudentReport } from '../../src/domain/student.js';
 import { gradescopeResults, prairielearnResults } from '../../src/report/exports.js';
 import { writeStudentViews, type Projection } from '../../src/report/student-write.js';
+import { gradebookRows } from '../../src/stages/lms/gradebook.js';
 import { studentView } from '../../src/stages/student/student-view.js';
 import { artifactText, findLeaks, secretsOf, type Leak } from '../leak-check.js';
 import { ROOT } from '../helpers.js';
@@ -212,6 +214,9 @@ async function artifacts(b: Batch, project: Projection): Promise<Map<string, Art
     list.push({ name: 'gradescope/results.json', text: artifactText('.json', gs), hidden: hiddenOnly });
     list.push({ name: 'prairielearn/results.json', text: artifactText('.json', pl), hidden: shownUnreleased });
   }
+  // The feedback comment of every LMS import file (Canvas, Moodle's feedback files, Blackboard).
+  for (const row of gradebookRows(b.reports, null, 20))
+    byId.get(row.submission as string)?.push({ name: 'lms feedback', text: row.feedback, hidden: shownUnreleased });
   return byId;
 }
 
