@@ -4,6 +4,7 @@ import { JudgeReportSchema } from './judge.js';
 import { LmsIdentitySchema } from './lms.js';
 import { UNMEASURABLE } from './analysis.js';
 import { QUALITY_POLICIES } from './rubric.js';
+import { StudentPolicySchema, TestPolicySchema } from './visibility.js';
 
 export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
 export const TestStatusSchema = z.enum(TEST_STATUSES);
@@ -20,6 +21,8 @@ export const TestResultSchema = z
     message: z.string(),
     weight: z.number().positive(),
     edgeCase: z.boolean(),
+    /** What students see of this test, from the rubric (absent in reports older than the field: hidden). */
+    student: TestPolicySchema.optional(),
   })
   .strict();
 export type TestResult = z.infer<typeof TestResultSchema>;
@@ -230,6 +233,8 @@ export const ReportSchema = z
         /** The rubric's quality policy (absent in reports older than the field: independent). */
         quality: z.enum(QUALITY_POLICIES).optional(),
         maxAdjustment: z.number(),
+        /** The rubric's student policy (absent in reports older than the field: the defaults). */
+        student: StudentPolicySchema.optional(),
       })
       .strict(),
     sandbox: z

@@ -112,7 +112,7 @@ describe('from the LMS and back', () => {
         ['Participant 77', 'Zoë Núñez', 'Submitted for grading', points(zoe)],
       ].map((r) => (r.length === 4 ? [...r, '20'] : r)),
     );
-    expect(rows[3]?.[9]).toMatch(new RegExp(`^${points(zoe)}/20: \\d+ of ${zoe.tests.length} hidden tests passed\\.`));
+    expect(rows[3]?.[9]).toMatch(new RegExp(`^${points(zoe)}/20: \\d+ of ${zoe.tests.length} tests passed\\.`));
     expect(
       readFileSync(join(out, 'moodle-feedback', 'Zoë Núñez_77_assignsubmission_file_', 'feedback.txt'), 'utf8'),
     ).toBe(`${rows[3]?.[9]}\n`);

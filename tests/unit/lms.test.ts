@@ -353,8 +353,15 @@ describe('import files', () => {
       tests: [],
       flags: [],
       errors: [],
-      evidence: { hash: 'sha256:x' },
-      scores: { final, basis: 'tests' },
+      sandbox: { violations: [] },
+      judge: { status: 'skipped', output: null },
+      evidence: { hash: 'sha256:x', items: [] },
+      scores: {
+        final,
+        basis: 'deterministic only: judge skipped (HF_TOKEN is not set)',
+        deterministic: { correctness: 5, edge_cases: null, style: 8, complexity: 9, total: final / 2 },
+        blend: { applied: false },
+      },
     }) as unknown as Report;
   const sean = {
     system: 'moodle',
@@ -414,7 +421,7 @@ describe('import files', () => {
         'Yes',
         '',
         '',
-        '14.5/20: 0 of 0 hidden tests passed.\ntests\nEvidence sha256:x.',
+        '14.5/20: 0 of 0 tests passed.\nEvidence sha256:x.',
       ],
     ]);
   });

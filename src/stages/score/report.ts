@@ -13,6 +13,7 @@ import { buildEvidence } from './evidence.js';
 import { creditQuality } from './quality.js';
 import { deterministicScores } from './scores.js';
 import { unmeasuredCriteria } from './unmeasured.js';
+import { testPolicy } from './visibility.js';
 
 export const testName = (t: ExpectedTest): string => t.path.join(' > ');
 
@@ -33,16 +34,18 @@ export function toTestResults(
   return expected.map((t, i) => {
     const o = observed[i] as Observed;
     const name = testName(t);
+    const file = fileName.get(t.file) ?? t.file;
     return {
       id: `T${i + 1}`,
       name,
       path: [...t.path],
-      file: fileName.get(t.file) ?? t.file,
+      file,
       status: o.status,
       durationMs: o.durationMs,
       message: o.message,
       weight: weightOf(rubric, name),
       edgeCase: isEdgeCase(rubric, name),
+      student: testPolicy(rubric.spec, name, file),
     };
   });
 }
@@ -133,6 +136,7 @@ export function assembleReport(raw: ReportInput): DeterministicReport {
       analysis: { ...rubric.spec.analysis },
       quality: rubric.spec.quality,
       maxAdjustment: rubric.spec.blend.max_adjustment,
+      student: { ...rubric.spec.student },
     },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],
