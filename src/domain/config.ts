@@ -14,6 +14,8 @@ export const ConfigSchema = z
         backoff_ms: z.number().int().min(0).max(60_000).default(500),
         max_backoff_ms: z.number().int().min(0).max(300_000).default(10_000),
         cache_dir: z.string().min(1).default('.evigrade-cache/judge'),
+        /** Answers asked of each judge (different seeds); their agreement is reported and decides items. */
+        samples: z.number().int().min(1).max(9).default(1),
       })
       .strict()
       .default({
@@ -23,6 +25,7 @@ export const ConfigSchema = z
         backoff_ms: 500,
         max_backoff_ms: 10_000,
         cache_dir: '.evigrade-cache/judge',
+        samples: 1,
       }),
     http: z
       .object({ rate_per_minute: z.number().int().min(1).max(1_000_000).default(600) })
