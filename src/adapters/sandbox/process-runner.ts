@@ -12,7 +12,9 @@ import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
-import { JOB_ENV, type BackendDef, type RawRun, type Runtime, type SandboxJob } from './types.js';
+import type { Runtime } from '../../domain/languages.js';
+import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
+import { JOB_ENV, type BackendDef } from './types.js';
 import { leaseJobUid } from './uid-lease.js';
 
 const MB = 1024 * 1024;

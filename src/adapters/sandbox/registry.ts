@@ -9,7 +9,9 @@ import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_NODE } from './rootfs.js';
-import type { Availability, BackendDef, BackendId, RawRun, Runtime, SandboxJob } from './types.js';
+import type { Runtime } from '../../domain/languages.js';
+import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
+import type { Availability, BackendDef, BackendId } from './types.js';
 import { unsafe } from './unsafe.js';
 import { unshare } from './unshare.js';
 

@@ -2,11 +2,11 @@
 // following nothing), a file map (POST /grade, POST /batches, a queue job), an archive or an LMS download.
 // Entries in, a Submission or an INTAKE_* rejection out; nothing here touches the disk.
 import { extname } from 'node:path';
-import { EvigradeError, type ErrorCode } from '../domain/errors.js';
-import { languageOf } from '../domain/languages.js';
-import type { Limits, Rubric } from '../domain/rubric.js';
-import { SAFE_SEGMENT, type Submission, type SubmissionFile } from '../domain/submission.js';
-import { canonicalJson, sha256 } from '../util/hash.js';
+import { EvigradeError, type ErrorCode } from '../../domain/errors.js';
+import { languageOf } from '../../domain/languages.js';
+import type { Limits, Rubric } from '../../domain/rubric.js';
+import { SAFE_SEGMENT, type Submission, type SubmissionFile } from '../../domain/submission.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
 
 /** Present in real student folders, meaningless or risky inside a job: kept out, listed in the report. */
 export const IGNORED_NAMES = new Set([

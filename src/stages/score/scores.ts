@@ -1,6 +1,6 @@
-import type { Criteria } from '../domain/rubric.js';
-import type { DeterministicScores, TestResult } from '../domain/report.js';
-import { round2 } from '../util/round.js';
+import type { Criteria } from '../../domain/rubric.js';
+import type { DeterministicScores, TestResult } from '../../domain/report.js';
+import { round2 } from '../../util/round.js';
 import { passShare } from './quality.js';
 
 /** Weighted pass rate on 0–10 over the tests that count (skipped ones do not); null if none count. */

@@ -1,5 +1,5 @@
-import type { FileAnalysis } from '../domain/analysis.js';
-import type { ComplexityItem, Flag, LintItem } from '../domain/report.js';
+import type { FileAnalysis } from '../../domain/analysis.js';
+import type { ComplexityItem, Flag, LintItem } from '../../domain/report.js';
 import {
   complexityFromEvidence,
   DEFAULT_COMPLEXITY_LIMITS,

@@ -1,8 +1,8 @@
 // judge.samples > 1: one judge asked n times with different seeds. What the report uses is each criterion's
 // median and the first sample's claims; an item whose answers differ across samples is insufficient evidence
 // (stages/items.ts); the spread is shown so an instructor sees how sure the model was.
-import type { RubricItem } from '../domain/items.js';
-import { CRITERIA, type Criterion, type JudgeOutput, type Stability } from '../domain/judge.js';
+import type { RubricItem } from '../../domain/items.js';
+import { CRITERIA, type Criterion, type JudgeOutput, type Stability } from '../../domain/judge.js';
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,11 +1,11 @@
 // Rubric items to points: the judge says whether each item applies and quotes what shows it; the auditor
 // checks every quote (stages/quotes.ts); this file, never the model, decides each item and its points.
 // An instructor's override wins over all of it.
-import type { ItemAnswer, ItemOverride, ItemResult, ItemsScore, RubricItem } from '../domain/items.js';
-import { CRITERIA, type Criterion, type JudgeOutput, type Stability } from '../domain/judge.js';
-import type { Flag } from '../domain/report.js';
-import type { Criteria } from '../domain/rubric.js';
-import { round2 } from '../util/round.js';
+import type { ItemAnswer, ItemOverride, ItemResult, ItemsScore, RubricItem } from '../../domain/items.js';
+import { CRITERIA, type Criterion, type JudgeOutput, type Stability } from '../../domain/judge.js';
+import type { Flag } from '../../domain/report.js';
+import type { Criteria } from '../../domain/rubric.js';
+import { round2 } from '../../util/round.js';
 import { checkQuote, shownFile, type ShownFile } from './quotes.js';
 
 export interface ItemInputs {

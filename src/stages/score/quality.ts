@@ -1,10 +1,10 @@
 // Quality follows function: style and complexity are measured on any code, even code that does nothing
 // (an empty file lints clean and has no loops), so by default they earn credit only in proportion to the
 // tests the code passes. A rubric may choose another policy; the report records which one applied.
-import type { JudgeOutput } from '../domain/judge.js';
-import type { QualityCredit, TestResult } from '../domain/report.js';
-import type { QualityPolicy } from '../domain/rubric.js';
-import { round2 } from '../util/round.js';
+import type { JudgeOutput } from '../../domain/judge.js';
+import type { QualityCredit, TestResult } from '../../domain/report.js';
+import type { QualityPolicy } from '../../domain/rubric.js';
+import { round2 } from '../../util/round.js';
 
 /** Reports older than the `quality` key were computed without it: read them as `independent`. */
 export const LEGACY_QUALITY: QualityPolicy = 'independent';

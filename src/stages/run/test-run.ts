@@ -1,11 +1,7 @@
-import type { Flag, SandboxEvent, TestStatus } from '../domain/report.js';
-import type { Frame, RawRun } from '../adapters/sandbox/types.js';
-import { parseFrame, type HarnessFrame } from '../domain/frames.js';
-import type { ExpectedTestSchema } from '../domain/queue.js';
-import type { z } from 'zod';
-
-/** A test the grader knows must report: collected from the hidden tests alone (the one definition: domain/queue.ts). */
-export type ExpectedTest = Readonly<z.infer<typeof ExpectedTestSchema>>;
+import type { Flag, SandboxEvent, TestStatus } from '../../domain/report.js';
+import type { Frame, RawRun } from '../../domain/sandbox.js';
+import { parseFrame, type HarnessFrame } from '../../domain/frames.js';
+import type { ExpectedTest } from '../../domain/queue.js';
 
 export interface Observed {
   readonly status: TestStatus;

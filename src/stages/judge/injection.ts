@@ -4,9 +4,9 @@
 // a forged `SUBMISSION>>>` fence. Detection is deterministic and runs on every submission (judge or not): the
 // finding is evidence for the instructor, and the LLM's weight is 0 for that submission whatever a model
 // makes of it. Models are known to obey such text; no defence inside the model is relied on.
-import type { SubmissionFile } from '../domain/submission.js';
-import { pythonTrivia, stripPython } from './python-source.js';
-import { jsStringRanges, stripComments } from './strip-comments.js';
+import type { SubmissionFile } from '../../domain/submission.js';
+import { pythonTrivia, stripPython } from '../analysis/python-source.js';
+import { jsStringRanges, stripComments } from '../analysis/strip-comments.js';
 
 export interface InjectionFinding {
   readonly file: string;

@@ -4,7 +4,7 @@
 // goes out. One TreeCursor walk, no child arrays: nodes are materialised only where a name or an argument
 // is read (definitions, calls, imports, match statements).
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
-import type { FileMetrics } from '../domain/analysis.js';
+import type { FileMetrics } from '../../domain/analysis.js';
 import { fileMetrics, type WalkedFunction } from './function-metrics.js';
 import { pythonCodeLines, type PythonTrivia } from './python-source.js';
 import { pythonPolicy, type CallSite, type ImportSite } from './python-policy.js';

@@ -3,7 +3,7 @@
 // (`policy.child_process`, `policy.net`, `policy.eval`, `policy.dynamic_import`, `policy.process_exit`,
 // `policy.fs`); `policy.ctypes` is Python's own (native code). Calls are resolved through import aliases
 // (`import os as o; o.system(…)`, `from os import system as s; s(…)`, `from os import *`), flow-insensitively.
-import type { PolicyFinding } from '../domain/analysis.js';
+import type { PolicyFinding } from '../../domain/analysis.js';
 
 export interface ImportSite {
   from: string | null;

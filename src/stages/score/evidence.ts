@@ -1,5 +1,5 @@
-import type { ComplexityItem, EvidenceItem, LintItem, SandboxEvent, TestResult } from '../domain/report.js';
-import { canonicalJson, sha256 } from '../util/hash.js';
+import type { ComplexityItem, EvidenceItem, LintItem, SandboxEvent, TestResult } from '../../domain/report.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
 
 /** The evidence bundle: every fact with a stable id, hashed over canonical JSON. */
 export function buildEvidence(

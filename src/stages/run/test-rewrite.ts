@@ -3,11 +3,11 @@
 // load and parse of the tests (≈ 2 ms of a 65 ms job, bench/README.md). The tests are trusted; so is the rewrite.
 // A command may hand in the rewrite it kept from an earlier run (adapters/fs/rewrite-cache.ts, keepJobTest).
 import { createRequire } from 'node:module';
-import type { HarnessTest } from '../adapters/sandbox/types.js';
-import type { TestFile } from '../domain/rubric.js';
+import type { HarnessTest } from '../../domain/sandbox.js';
+import type { TestFile } from '../../domain/rubric.js';
 
 export type Rewrite = NonNullable<HarnessTest['cjs']>;
-const { testAsCommonJs } = createRequire(import.meta.url)('../../sandbox/harness/esm-to-cjs.cjs') as {
+const { testAsCommonJs } = createRequire(import.meta.url)('../../../sandbox/harness/esm-to-cjs.cjs') as {
   testAsCommonJs: (name: string, source: string) => Rewrite | null;
 };
 

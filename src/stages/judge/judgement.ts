@@ -1,13 +1,13 @@
-import type { ItemOverride } from '../domain/items.js';
-import { CRITERIA, type JudgeOutput, type JudgeReport } from '../domain/judge.js';
-import type { DeterministicReport, Flag, Report } from '../domain/report.js';
-import type { Rubric } from '../domain/rubric.js';
+import type { ItemOverride } from '../../domain/items.js';
+import { CRITERIA, type JudgeOutput, type JudgeReport } from '../../domain/judge.js';
+import type { DeterministicReport, Flag, Report } from '../../domain/report.js';
+import type { Rubric } from '../../domain/rubric.js';
+import { creditJudge } from '../score/quality.js';
 import { auditJudge } from './audit.js';
 import { blend } from './blend.js';
 import type { InjectionFinding } from './injection.js';
 import { scoreItems } from './items.js';
 import { ITEMS_PROMPT_VERSION, PROMPT_VERSION } from './prompt.js';
-import { creditJudge } from './quality.js';
 import { medianOutput, stabilityOf } from './stability.js';
 
 export interface Judgement {

@@ -9,10 +9,10 @@ import { isBuiltin } from 'node:module';
 import { AST_NODE_TYPES as N, type TSESTree } from '@typescript-eslint/types';
 import { estree } from './estree.js';
 
-import type { FileMetrics, PolicyFinding } from '../domain/analysis.js';
+import type { FileMetrics, PolicyFinding } from '../../domain/analysis.js';
 import { fileMetrics, type WalkedFunction } from './function-metrics.js';
 
-export type { FileMetrics, FunctionMetrics, PolicyFinding } from '../domain/analysis.js';
+export type { FileMetrics, FunctionMetrics, PolicyFinding } from '../../domain/analysis.js';
 
 /** The code could not be analysed; `line` and `column` are 1-based. */
 export class ParseFailure extends Error {

@@ -1,4 +1,4 @@
-import type { FileMetrics, FunctionMetrics, PolicyFinding } from '../domain/analysis.js';
+import type { FileMetrics, FunctionMetrics, PolicyFinding } from '../../domain/analysis.js';
 
 /** What both languages' walkers count for one function as they walk it. */
 export interface WalkedFunction {

@@ -1,5 +1,5 @@
-import { CRITERIA, type Criterion, type JudgeOutput } from '../domain/judge.js';
-import type { DeterministicScores, EvidenceItem, Flag } from '../domain/report.js';
+import { CRITERIA, type Criterion, type JudgeOutput } from '../../domain/judge.js';
+import type { DeterministicScores, EvidenceItem, Flag } from '../../domain/report.js';
 
 /** Thresholds of the hallucination auditor; DESIGN.md lists them. */
 export const AUDIT = {

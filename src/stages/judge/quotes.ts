@@ -2,10 +2,10 @@
 // the lines it names, in the code it was shown (comments removed, the same line numbers). Whitespace runs count
 // as one space; the judge may copy our `12| ` line prefixes along. A quote that lies wholly inside string
 // literals shows what the program says, never what it does: it cannot support an item about behaviour.
-import type { CodeQuote, Quote } from '../domain/judge.js';
-import type { SubmissionFile } from '../domain/submission.js';
-import { pythonTrivia, stripPython } from './python-source.js';
-import { jsStringRanges, stripComments } from './strip-comments.js';
+import type { CodeQuote, Quote } from '../../domain/judge.js';
+import type { SubmissionFile } from '../../domain/submission.js';
+import { pythonTrivia, stripPython } from '../analysis/python-source.js';
+import { jsStringRanges, stripComments } from '../analysis/strip-comments.js';
 
 type Span = readonly [start: number, end: number];
 

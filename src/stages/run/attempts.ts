@@ -1,7 +1,8 @@
-import type { Limits } from '../domain/rubric.js';
-import type { Flag, SandboxEvent } from '../domain/report.js';
-import type { RawRun } from '../adapters/sandbox/types.js';
-import { keyOf, type ExpectedTest, type Interpretation, type Observed } from './test-run.js';
+import type { Limits } from '../../domain/rubric.js';
+import type { Flag, SandboxEvent } from '../../domain/report.js';
+import type { RawRun } from '../../domain/sandbox.js';
+import type { ExpectedTest } from '../../domain/queue.js';
+import { keyOf, type Interpretation, type Observed } from './test-run.js';
 
 /** What is known about a submission's tests across one or more sandbox runs. */
 export interface AttemptState {

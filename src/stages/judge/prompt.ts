@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { ItemAnswerSchema, JudgeOutputSchema } from '../domain/judge.js';
-import type { DeterministicScores, EvidenceItem } from '../domain/report.js';
-import type { Rubric } from '../domain/rubric.js';
-import type { SubmissionFile } from '../domain/submission.js';
-import { hiddenChars } from '../domain/text.js';
-import { canonicalJson, sha256 } from '../util/hash.js';
+import { ItemAnswerSchema, JudgeOutputSchema } from '../../domain/judge.js';
+import type { DeterministicScores, EvidenceItem } from '../../domain/report.js';
+import type { Rubric } from '../../domain/rubric.js';
+import type { SubmissionFile } from '../../domain/submission.js';
+import { hiddenChars } from '../../domain/text.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
+import { stripPython } from '../analysis/python-source.js';
+import { stripComments } from '../analysis/strip-comments.js';
 import type { InjectionFinding } from './injection.js';
 import { numberedLines } from './quotes.js';
-import { stripPython } from './python-source.js';
-import { stripComments } from './strip-comments.js';
 
 /** Bumped whenever the wording or layout changes: it is part of every cache key and report. */
 export const PROMPT_VERSION = 'evigrade-judge-v1';

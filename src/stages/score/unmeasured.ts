@@ -1,7 +1,7 @@
 // Nothing is silently unmeasured: every criterion that carries weight but no measured score says why, in
 // the report (`scores.unmeasured`, and a `score.unmeasured` flag when the submission caused it),
 // summary.json, grades.csv and the HTML overview.
-import type { Criteria } from '../domain/rubric.js';
+import type { Criteria } from '../../domain/rubric.js';
 import type {
   DeterministicScores,
   EvidenceItem,
@@ -10,8 +10,8 @@ import type {
   LintItem,
   TestResult,
   Unmeasured,
-} from '../domain/report.js';
-import { blocksComplexity, blocksStyle, isFileItem, type UnmeasurablePolicy } from './analysis-scores.js';
+} from '../../domain/report.js';
+import { blocksComplexity, blocksStyle, isFileItem, type UnmeasurablePolicy } from '../analysis/analysis-scores.js';
 
 const BLOCKED_REASON: Record<NonNullable<FileItem['blocked']>, string> = {
   too_large: 'is too large to analyse',

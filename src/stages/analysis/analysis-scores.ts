@@ -1,7 +1,7 @@
-import type { EvidenceItem, FileItem, LintItem } from '../domain/report.js';
-import { PARSE_ERROR_WEIGHT, SEVERITY_WEIGHT } from '../domain/lint.js';
-import type { AnalysisLimits } from '../domain/rubric.js';
-import { round2 } from '../util/round.js';
+import type { EvidenceItem, FileItem, LintItem } from '../../domain/report.js';
+import { PARSE_ERROR_WEIGHT, SEVERITY_WEIGHT } from '../../domain/lint.js';
+import type { AnalysisLimits } from '../../domain/rubric.js';
+import { round2 } from '../../util/round.js';
 
 const clamp10 = (n: number): number => Math.min(10, Math.max(0, n));
 

@@ -2,10 +2,10 @@
 // printable Unicode is one (o'brien, José Núñez, 李雷, ana 🎉). Only what breaks a path or hides text from a
 // reader is refused. Each name gets a safe id beside it: the report's file name, the URL segment, the history
 // key — ASCII, so no file system folds two students into one by case or Unicode normalisation.
-import { SAFE_ID } from '../domain/submission.js';
+import { SAFE_ID } from '../../domain/submission.js';
 import { isIgnoredName } from './intake.js';
-import { HIDDEN_CHARS_SOURCE } from '../domain/text.js';
-import { sha256 } from '../util/hash.js';
+import { HIDDEN_CHARS_SOURCE } from '../../domain/text.js';
+import { sha256 } from '../../util/hash.js';
 
 const MAX_NAME = 200;
 const HIDDEN = new RegExp(HIDDEN_CHARS_SOURCE, 'u');

@@ -1,4 +1,4 @@
-import type { Report } from '../domain/report.js';
+import type { Report } from '../../domain/report.js';
 
 /** What changed between two gradings of a submission, one line per difference, in report terms. Pure. */
 export function gradingDiff(a: Report, b: Report): string[] {

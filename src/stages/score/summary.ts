@@ -1,5 +1,5 @@
-import type { Report, Summary } from '../domain/report.js';
-import { round2 } from '../util/round.js';
+import type { Report, Summary } from '../../domain/report.js';
+import { round2 } from '../../util/round.js';
 
 /** The sandbox(es) the reports ran in (workers of one queue may differ), else the queue's own label. */
 function sandboxesOf(reports: readonly Report[], fallback: string): string {

@@ -1,7 +1,7 @@
-import { CRITERIA, type Criterion, type JudgeOutput } from '../domain/judge.js';
-import type { DeterministicScores } from '../domain/report.js';
-import type { Criteria } from '../domain/rubric.js';
-import { round2 } from '../util/round.js';
+import { CRITERIA, type Criterion, type JudgeOutput } from '../../domain/judge.js';
+import type { DeterministicScores } from '../../domain/report.js';
+import type { Criteria } from '../../domain/rubric.js';
+import { round2 } from '../../util/round.js';
 
 export interface BlendResult {
   readonly llm: (Record<Criterion, number | null> & { total: number }) | null;

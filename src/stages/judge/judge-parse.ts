@@ -1,4 +1,4 @@
-import { JudgeOutputSchema, type JudgeOutput } from '../domain/judge.js';
+import { JudgeOutputSchema, type JudgeOutput } from '../../domain/judge.js';
 
 export type ParsedJudge =
   { ok: true; value: JudgeOutput } | { ok: false; outcome: 'malformed' | 'truncated'; reason: string };
