@@ -35,7 +35,7 @@ const CLASSES: Record<InjectionKind, RegExp> = {
     `\\b(?:award|give|assign|grant)\\b ${W}(?:full (?:marks|points|score|credit)|perfect (?:score|marks|grade)|(?:max|maximum|top|highest) (?:marks|grade)|10 (?:out of )?10|100 (?:out of )?100)\\b|\\b(?:grade|mark|score|rate) (?:this|me|my) (?:submission|solution|code|answer)\\b`,
   ),
   role_play: new RegExp(
-    `\\byou are (?:now )?(?:a |an |the )?${GRADER}\\b|\\bas an ai\\b|\\b(?:system prompt|new instructions)\\b|\\bact as (?:a |an |the )?${GRADER}\\b|\\b(?:dear|attention|note to (?:the )?) ${GRADER}\\b`,
+    `\\byou are (?:now )?(?:a |an |the )?${GRADER}\\b|\\bas an ai\\b|\\b(?:system prompt|new instructions)\\b|\\bact as (?:a |an |the )?${GRADER}\\b|\\b(?:dear|attention) ${GRADER}\\b|\\bnote to (?:the )?${GRADER}\\b`,
   ),
   fence:
     /<<<\s*(?:submission|evidence)|(?:submission|evidence)\s*>>>|```json|<\|[a-z_]+\|>|\[\/?inst\]|^[\s'"`]*#{2,}\s*(?:system|instruction|response)\b|^[\s'"`]*(?:system|assistant)\s*:/m,
@@ -51,7 +51,7 @@ export function words(text: string): string {
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/[_$]+/g, ' ')
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}<>`|:#[\]/]+/gu, ' ')
+    .replace(/[^\p{L}\p{N}<>`|:#[\]]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
