@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JudgePort } from './judges/port.js';
 import type { HistoryStore } from './domain/history.js';
+import type { OverrideSource } from './domain/items.js';
 import type { LmsIdentity } from './domain/lms.js';
 import type { GradeJob, GradeQueue } from './queue/port.js';
 import { withLms } from './stages/lms/submissions.js';
@@ -20,14 +21,19 @@ export async function judgeReport(
   det: DeterministicReport,
   sub: Submission,
   rubric: Rubric,
-  ports: Pick<GradingPorts, 'judge'>,
+  ports: Pick<GradingPorts, 'judge' | 'overrides'>,
 ): Promise<Report> {
   const t0 = performance.now();
   const j = ports.judge ? await ports.judge.judge(det, sub, rubric) : skippedJudgement('no judge configured');
+  // An instructor's decisions on rubric items win over the judge, in every regrade.
+  const overrides = rubric.spec.items.length
+    ? ((await ports.overrides?.forSubmission(rubric.spec.id, sub.id)) ?? [])
+    : [];
   return finalize(
     { ...det, timings: { ...det.timings, judgeMs: ms(t0), totalMs: (det.timings.totalMs ?? 0) + ms(t0) } },
     j,
     rubric,
+    overrides,
   );
 }
 
@@ -44,6 +50,8 @@ export interface GradingPorts {
   readonly judge: JudgePort | null;
   /** Where every grading is also recorded, if anywhere. */
   readonly history?: Pick<HistoryStore, 'record'> | null;
+  /** The instructor's decisions on rubric items (a batch folder's overrides.jsonl, the history), if any. */
+  readonly overrides?: OverrideSource | null;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
 }

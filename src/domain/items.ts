@@ -107,3 +107,15 @@ export const ItemsScoreSchema = z
   })
   .strict();
 export type ItemsScore = z.infer<typeof ItemsScoreSchema>;
+
+/** One line of a batch folder's `overrides.jsonl`: a decision and whose submission and rubric it is for. */
+export const OverrideRecordSchema = ItemOverrideSchema.extend({
+  rubric: z.string().min(1),
+  submission: z.string().min(1),
+}).strict();
+export type OverrideRecord = z.infer<typeof OverrideRecordSchema>;
+
+/** Where the instructor's decisions are kept (a batch folder's file, the history store), for grading to apply. */
+export interface OverrideSource {
+  forSubmission(rubricId: string, submissionId: string): Promise<ItemOverride[]>;
+}

@@ -5,6 +5,7 @@ import { blend } from '../stages/judge/blend.js';
 import { detectInjection } from '../stages/judge/injection.js';
 import { scoreItems } from '../stages/judge/items.js';
 import { injectionFlags } from '../stages/judge/judgement.js';
+import { itemContextOf, overridesIn } from '../stages/judge/overrides.js';
 import { creditJudge, creditQuality, LEGACY_QUALITY } from '../stages/score/quality.js';
 import { deterministicScores } from '../stages/score/scores.js';
 import { unmeasuredCriteria } from '../stages/score/unmeasured.js';
@@ -140,22 +141,8 @@ function checkItems(
 ): void {
   const items = r.scores.items;
   if (!items) return;
-  const ctx = {
-    graded: true,
-    items: items.results.map((i) => ({
-      id: i.id,
-      description: i.description,
-      points: i.points,
-      about: i.about,
-      ...(i.criterion ? { criterion: i.criterion } : {}),
-    })),
-    criteria: r.rubric.criteria,
-    files: r.submission.files,
-    evidenceIds: new Set(r.evidence.items.map((i) => i.id)),
-  };
   const b = { applied: r.scores.blend.applied, reason: r.scores.blend.reason, perCriterion, final: blended };
-  const overrides = items.results.flatMap((i) => (i.override ? [i.override] : []));
-  const again = scoreItems(ctx, r.judge.output, b, r.judge.stability, overrides).items;
+  const again = scoreItems(itemContextOf(r), r.judge.output, b, r.judge.stability, overridesIn(r)).items;
   const decisions = (xs: readonly { id: string; decision: string; awarded: number }[]): string[] =>
     xs.map((x) => `${x.id}: ${x.decision} (${x.awarded})`);
   if (!again) return;

@@ -1,0 +1,150 @@
+// An instructor's decision on a rubric item (issue 35), through the real CLI: `grade` with a judge on loopback,
+// `override`, then `grade --force` again. The decision wins over the judge, survives the regrade, is on file
+// (overrides.jsonl) and in the history (embedded Postgres) with who and why, and shows on the page and in grades.csv.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/domain/report.js';
+import { startFakeJudge, type FakeJudge } from '../fakes/judge-server.js';
+import { ROOT } from '../helpers.js';
+
+const BIN = join(ROOT, 'bin', 'evigrade.js');
+const cli = (args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, timeout: 180_000, env: { ...process.env, CI: 'true', HF_TOKEN: '' } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+let fake: FakeJudge;
+let dir: string;
+beforeAll(async () => {
+  fake = await startFakeJudge();
+  dir = mkdtempSync(join(tmpdir(), 'evigrade-override-'));
+  cpSync(join(ROOT, 'rubrics', 'matrix-sum'), join(dir, 'rubric'), { recursive: true });
+  mkdirSync(join(dir, 'subs'));
+  // The reference itself, as a student: every test passes; the judge (itemizer) finds no item's token in it.
+  writeFileSync(
+    join(dir, 'subs', 'nina.js'),
+    readFileSync(join(ROOT, 'rubrics', 'matrix-sum', 'reference', 'matrix.js')),
+  );
+});
+afterAll(() => fake.close());
+
+const grade = (extra: string[] = []) =>
+  cli(
+    [
+      'grade',
+      join(dir, 'subs'),
+      '--rubric',
+      join(dir, 'rubric', 'rubric.yaml'),
+      '--out',
+      join(dir, 'out'),
+      '--judge-endpoint',
+      fake.url,
+      '--judge-model',
+      'itemizer',
+      '--db',
+      join(dir, 'db'),
+      ...extra,
+    ],
+    dir,
+  );
+const report = (): Report => JSON.parse(readFileSync(join(dir, 'out', 'nina.json'), 'utf8')) as Report;
+const item = (r: Report, id: string) => r.scores.items?.results.find((i) => i.id === id);
+
+describe('instructor overrides of rubric items', () => {
+  it('wins over the judge, survives a regrade, and is in the history with who and why', async () => {
+    expect((await grade()).code).toBe(0);
+    const first = report();
+    expect(item(first, 'shared_helper')).toMatchObject({ decision: 'does_not_apply', source: 'judge', awarded: 0 });
+
+    const o = await cli(
+      [
+        'override',
+        join(dir, 'out'),
+        '--submission',
+        'nina',
+        '--item',
+        'shared_helper',
+        '--applies',
+        'yes',
+        '--by',
+        'ta-maria',
+        '--why',
+        'sumRow is shared by all three functions',
+        '--db',
+        join(dir, 'db'),
+      ],
+      dir,
+    );
+    expect(o).toMatchObject({ code: 0, stderr: '' });
+    const changed = report();
+    expect(item(changed, 'shared_helper')).toMatchObject({
+      decision: 'applies',
+      source: 'override',
+      awarded: 0.5,
+      reason: 'instructor ta-maria: sumRow is shared by all three functions',
+      override: {
+        item: 'shared_helper',
+        applies: true,
+        by: 'ta-maria',
+        why: 'sumRow is shared by all three functions',
+      },
+    });
+    expect(changed.scores.final).toBe(
+      Math.min(10, Math.round((first.scores.final + changed.scores.items!.delta) * 100) / 100),
+    );
+    expect(o.stdout).toBe(
+      `nina: shared_helper applies (0.5 point(s)) by ta-maria; final ${first.scores.final} -> ${changed.scores.final}\n`,
+    );
+    expect(
+      readFileSync(join(dir, 'out', 'overrides.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
+      expect.objectContaining({
+        rubric: 'matrix-sum',
+        submission: 'nina',
+        item: 'shared_helper',
+        applies: true,
+        by: 'ta-maria',
+      }),
+    ]);
+    expect(readFileSync(join(dir, 'out', 'grades.csv'), 'utf8')).toContain(`${changed.scores.final}`);
+    expect((await cli(['verify', join(dir, 'out', 'nina.json')], dir)).code).toBe(0);
+
+    // A regrade asks the judge again (which still says no) and keeps the instructor's decision.
+    expect((await grade(['--force'])).code).toBe(0);
+    const again = report();
+    expect(item(again, 'shared_helper')).toMatchObject({ decision: 'applies', source: 'override', awarded: 0.5 });
+    expect(again.scores.final).toBe(changed.scores.final);
+
+    const h = await cli(['history', '--db', join(dir, 'db'), '--submission', 'nina'], dir);
+    expect(
+      h.stdout
+        .trim()
+        .split('\n')
+        .map((l) => / by (\S+) /.exec(l)?.[1]),
+    ).toEqual(['cli', 'override:ta-maria', 'cli']);
+  });
+
+  it('refuses an item the rubric does not have, naming the ones it has', async () => {
+    const o = await cli(
+      ['override', join(dir, 'out'), '--submission', 'nina', '--item', 'recursion', '--applies', 'no', '--why', 'x'],
+      dir,
+    );
+    expect([
+      o.code,
+      o.stderr.includes(
+        `nina's rubric has no item "recursion" (its items: validates_first, shared_helper, mutates_input)`,
+      ),
+    ]).toEqual([2, true]);
+  });
+});
