@@ -6,9 +6,18 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
+import { openHistory } from '../../src/adapters/store/history.js';
+import { historyOverrides } from '../../src/adapters/store/overrides.js';
 import type { Report } from '../../src/domain/report.js';
+import { collectExpected } from '../../src/engine.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLocalQueue } from '../../src/queue/local.js';
+import { createBatchService } from '../../src/server/batches.js';
+import { createSlots } from '../../src/server/slots.js';
 import { startFakeJudge, type FakeJudge } from '../fakes/judge-server.js';
-import { ROOT } from '../helpers.js';
+import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 const cli = (args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -146,5 +155,104 @@ describe('instructor overrides of rubric items', () => {
         `nina's rubric has no item "recursion" (its items: validates_first, shared_helper, mutates_input)`,
       ),
     ]).toEqual([2, true]);
+  });
+});
+
+describe('instructor overrides over HTTP', () => {
+  it('POST /submissions/{id}/overrides records the decision as a grading; POST /grade again keeps it', async () => {
+    const sandbox = await sandboxFor(await firstBackend());
+    const rubric = await loadRubric(join(ROOT, 'rubrics', 'matrix-sum', 'rubric.yaml'));
+    const loaded = { rubric, expected: await collectExpected(rubric, sandbox) };
+    const history = await openHistory(join(mkdtempSync(join(tmpdir(), 'evigrade-ohttp-')), 'db'));
+    const queue = createLocalQueue(
+      { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
+      1,
+    );
+    const ports = {
+      queue,
+      judge: null,
+      history,
+      overrides: historyOverrides(history),
+      now: () => new Date(),
+      tools: {},
+    };
+    const rubrics = { get: () => loaded, list: () => [loaded] };
+    const slots = createSlots(1, 2);
+    const key = 'override-key-0123456789';
+    const headers = { authorization: `Bearer ${key}` };
+    const a = await buildApp({
+      rubrics,
+      slots,
+      ports,
+      history,
+      apiKeys: [key],
+      ratePerMinute: 1000,
+      logger: false,
+      batches: createBatchService(
+        mkdtempSync(join(tmpdir(), 'evigrade-ob-')),
+        rubrics,
+        slots,
+        ports,
+        pino({ level: 'silent' }),
+      ),
+      judgeInfo: () => ({}),
+    });
+    try {
+      const code = readFileSync(join(ROOT, 'rubrics', 'matrix-sum', 'reference', 'matrix.js'), 'utf8');
+      const grade = async () =>
+        (
+          await a.inject({
+            method: 'POST',
+            url: '/grade',
+            headers,
+            payload: { rubric: 'matrix-sum', id: 'ivy', files: { 'matrix.js': code } },
+          })
+        ).json() as Report;
+      const first = await grade();
+      expect(first.scores.items?.results.map((i) => i.decision)).toEqual([
+        'not_assessed',
+        'not_assessed',
+        'not_assessed',
+      ]);
+      const posted = await a.inject({
+        method: 'POST',
+        url: '/submissions/ivy/overrides',
+        headers,
+        payload: {
+          rubric: 'matrix-sum',
+          item: 'validates_first',
+          applies: true,
+          why: 'checkMatrix runs first',
+          by: 'prof-lee',
+        },
+      });
+      expect(posted.statusCode).toBe(201);
+      const changed = (posted.json() as { report: Report }).report;
+      expect(changed.scores.items?.results[0]).toMatchObject({ decision: 'applies', source: 'override', awarded: 0.5 });
+      const again = await grade();
+      expect(again.scores.items?.results[0]).toMatchObject({ decision: 'applies', source: 'override', awarded: 0.5 });
+      expect(again.scores.final).toBe(changed.scores.final);
+      const listed = (await a.inject({ url: '/submissions/ivy/history', headers })).json() as {
+        gradings: { requestedBy: string }[];
+      };
+      expect(listed.gradings.map((g) => g.requestedBy.replace(/api:\w+/, 'api:KEY'))).toEqual([
+        'api:KEY',
+        'override:prof-lee',
+        'api:KEY',
+      ]);
+      const bad = await a.inject({
+        method: 'POST',
+        url: '/submissions/ivy/overrides',
+        headers,
+        payload: { rubric: 'matrix-sum', item: 'nope', applies: true, why: 'x' },
+      });
+      expect([bad.statusCode, bad.json().error.message]).toEqual([
+        404,
+        'the latest grading of ivy has no rubric item "nope" (its items: validates_first, shared_helper, mutates_input)',
+      ]);
+    } finally {
+      await a.close();
+      await history.close();
+    }
   });
 });

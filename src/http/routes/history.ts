@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
+import { applyOverrides } from '../../stages/judge/overrides.js';
 import type { AppDeps } from '../deps.js';
 import { bodyError } from '../errors.js';
 
@@ -9,6 +10,17 @@ const Query = z
     rubric: z.string().min(1).optional(),
     flag: z.string().min(1).optional(),
     flagged: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
+
+const OverrideBody = z
+  .object({
+    rubric: z.string().min(1),
+    item: z.string().min(1),
+    applies: z.boolean(),
+    why: z.string().min(1).max(2000),
+    /** Who decided; by default the API key that asks. */
+    by: z.string().min(1).max(200).optional(),
   })
   .strict();
 
@@ -32,6 +44,26 @@ export async function historyRoutes(app: FastifyInstance, deps: AppDeps): Promis
     return {
       gradings: await store().list({ submissionId: req.params.id, ...narrowing(q.data) }),
     };
+  });
+  // An instructor's decision on a rubric item: the latest grading again with it, recorded as a new grading by
+  // `override:<who>`; every later regrade of the submission reads it back (ports.overrides).
+  app.post<{ Params: { id: string }; Body: unknown }>('/submissions/:id/overrides', async (req, reply) => {
+    const b = OverrideBody.safeParse(req.body);
+    if (!b.success) throw bodyError(b.error.issues);
+    const last = await store().latest(b.data.rubric, req.params.id);
+    if (!last) throw new EvigradeError('NOT_FOUND', `no grading of ${req.params.id} under rubric ${b.data.rubric}`);
+    const items = last.scores.items?.results ?? [];
+    if (!items.some((i) => i.id === b.data.item))
+      throw new EvigradeError(
+        'NOT_FOUND',
+        `the latest grading of ${req.params.id} has no rubric item "${b.data.item}" (its items: ${items.map((i) => i.id).join(', ') || 'none'})`,
+      );
+    const by = b.data.by ?? `api:${req.keyId ?? 'unknown'}`;
+    const decision = { item: b.data.item, applies: b.data.applies, by, why: b.data.why, at: new Date().toISOString() };
+    const changed = applyOverrides(last, [decision]);
+    const grading = await store().record(changed, `override:${by}`);
+    void reply.code(201);
+    return { grading, report: changed };
   });
   app.get<{ Querystring: unknown }>('/history', async (req) => {
     const q = Query.safeParse(req.query);
