@@ -4,7 +4,8 @@ import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 import { bwrap } from './bwrap.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { makeWorkDir, sweepStaleWorkDirs } from './work-dirs.js';
-import { JOB_PERMISSIONS, nodeArgs, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
+import { jobNodeArgs } from '../../runtime/node-flags.js';
+import { JOB_PERMISSIONS, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
@@ -21,7 +22,7 @@ export type ProcessBackendId = keyof typeof BACKENDS;
 export const SANDBOX_CHOICES = ['auto', 'docker', 'bwrap', 'unshare'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
 /**
- * `auto` (DESIGN.md "Sandboxes"): the strongest isolation tier available, and within it the backend that meets the
+ * `auto` (docs/sandboxes.md): the strongest isolation tier available, and within it the backend that meets the
  * per-job cost target (≤ 150 ms wall and a few ms of CPU over a bare run). bubblewrap and Docker share the top tier;
  * Docker, even with containers started ahead (≈ +0.1 s wall), spends ≈ 0.25 s of CPU a job in its engine, so it is
  * chosen only without bubblewrap; unshare (the host user namespace) comes last.
@@ -104,7 +105,7 @@ async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harness
   const runner = createDockerRunner(imageFor, pool, signal);
   return {
     backend: dockerDef,
-    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...nodeArgs(job), ...JOB_PERMISSIONS, SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
+    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...jobNodeArgs(job.limits.memory_mb), ...JOB_PERMISSIONS, SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
       throw isEvigradeError(e) ? e : dockerError(e);
     }),
     close: () => {

@@ -11,7 +11,7 @@ export interface Availability {
 export interface BackendDef {
   readonly id: BackendId;
   readonly isolates: boolean;
-  /** What the backend protects against and what it does not (shown in reports and DESIGN.md). */
+  /** What the backend protects against and what it does not (shown in reports and docs/sandboxes.md). */
   readonly description: string;
   available(): Promise<Availability>;
   /** argv (no shell) to run the harness (`ctx.program`) for a job whose files are in jobDir. */

@@ -1,7 +1,7 @@
 import { CRITERIA, type Criterion, type JudgeOutput } from '../../domain/judge.js';
 import type { DeterministicScores, EvidenceItem, Flag } from '../../domain/report.js';
 
-/** Thresholds of the hallucination auditor; DESIGN.md lists them. */
+/** Thresholds of the hallucination auditor; docs/judge.md lists them. */
 export const AUDIT = {
   highScore: 8,
   /** A (near) perfect correctness score is never compatible with a failing test. */

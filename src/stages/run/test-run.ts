@@ -126,7 +126,7 @@ function recordResult(d: FrameOf<'result'>, byFile: Map<string, ExpectedTest[]>,
 }
 
 /**
- * Python harness notes that become a warning flag (once per code; DESIGN.md, "The Python harness"): the
+ * Python harness notes that become a warning flag (once per code; docs/python-harness.md): the
  * submission's answer was not taken, and a reader should see why. None makes the job untrusted.
  */
 const PYTHON_NOTE_FLAGS = new Set([
