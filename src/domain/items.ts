@@ -119,3 +119,7 @@ export type OverrideRecord = z.infer<typeof OverrideRecordSchema>;
 export interface OverrideSource {
   forSubmission(rubricId: string, submissionId: string): Promise<ItemOverride[]>;
 }
+
+/** The instructor's decisions a report's items carry. */
+export const overridesOf = (items: ItemsScore | undefined): ItemOverride[] =>
+  (items?.results ?? []).flatMap((i) => (i.override ? [i.override] : []));

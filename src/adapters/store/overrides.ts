@@ -2,13 +2,12 @@
 // report carries the decision (who, why, when) on its item, so the latest grading of a submission holds every
 // decision so far, hash-chained like any grading. A regrade reads them back from there.
 import type { HistoryStore } from '../../domain/history.js';
-import type { ItemOverride, OverrideSource } from '../../domain/items.js';
-import { overridesIn } from '../../stages/judge/overrides.js';
+import { overridesOf, type ItemOverride, type OverrideSource } from '../../domain/items.js';
 
 export const historyOverrides = (history: Pick<HistoryStore, 'latest'>): OverrideSource => ({
   async forSubmission(rubricId, submissionId) {
     const last = await history.latest(rubricId, submissionId);
-    return last ? overridesIn(last) : [];
+    return last ? overridesOf(last.scores.items) : [];
   },
 });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
-import { applyOverrides } from '../../stages/judge/overrides.js';
+import { overrideLatest } from '../../pipeline.js';
 import type { AppDeps } from '../deps.js';
 import { bodyError } from '../errors.js';
 
@@ -50,20 +50,11 @@ export async function historyRoutes(app: FastifyInstance, deps: AppDeps): Promis
   app.post<{ Params: { id: string }; Body: unknown }>('/submissions/:id/overrides', async (req, reply) => {
     const b = OverrideBody.safeParse(req.body);
     if (!b.success) throw bodyError(b.error.issues);
-    const last = await store().latest(b.data.rubric, req.params.id);
-    if (!last) throw new EvigradeError('NOT_FOUND', `no grading of ${req.params.id} under rubric ${b.data.rubric}`);
-    const items = last.scores.items?.results ?? [];
-    if (!items.some((i) => i.id === b.data.item))
-      throw new EvigradeError(
-        'NOT_FOUND',
-        `the latest grading of ${req.params.id} has no rubric item "${b.data.item}" (its items: ${items.map((i) => i.id).join(', ') || 'none'})`,
-      );
     const by = b.data.by ?? `api:${req.keyId ?? 'unknown'}`;
     const decision = { item: b.data.item, applies: b.data.applies, by, why: b.data.why, at: new Date().toISOString() };
-    const changed = applyOverrides(last, [decision]);
-    const grading = await store().record(changed, `override:${by}`);
+    const done = await overrideLatest(store(), b.data.rubric, req.params.id, decision);
     void reply.code(201);
-    return { grading, report: changed };
+    return done;
   });
   app.get<{ Querystring: unknown }>('/history', async (req) => {
     const q = Query.safeParse(req.query);

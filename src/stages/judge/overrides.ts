@@ -1,7 +1,7 @@
 // An instructor's decision on a rubric item wins over the judge. A decision taken after grading is applied to
 // the report from the report alone (its items, the judge's answer, the graded text, the blend), exactly as
 // `verify` recomputes it; a regrade passes the same decisions to finalize, so they survive it.
-import type { ItemOverride } from '../../domain/items.js';
+import { overridesOf, type ItemOverride } from '../../domain/items.js';
 import type { Report } from '../../domain/report.js';
 import { scoreItems, type BlendOutcome, type ItemContext } from './items.js';
 
@@ -31,8 +31,7 @@ export const blendOutcomeOf = (r: Report): BlendOutcome => ({
 });
 
 /** The instructor's decisions already in the report. */
-export const overridesIn = (r: Report): ItemOverride[] =>
-  (r.scores.items?.results ?? []).flatMap((i) => (i.override ? [i.override] : []));
+export const overridesIn = (r: Report): ItemOverride[] => overridesOf(r.scores.items);
 
 /** The report with these decisions (added to the ones it has) applied to its items and final score. Pure. */
 export function applyOverrides(r: Report, overrides: readonly ItemOverride[]): Report {
