@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: () => import('./commands/serve.js'),
   worker: () => import('./commands/worker.js'),
   history: brief(() => import('./commands/history.js')),
+  override: brief(() => import('./commands/override.js')),
 };
 
 /** The commands' names (the build records them beside the bundle: bin/evigrade.js keeps a code cache for each). */
@@ -51,6 +52,8 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
   evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--flagged] [--verify]
         [--diff A --diff B] [--batches] [--export BATCH --out DIR]
+  evigrade override <out-dir> --submission ID --item ID --applies yes|no --why TEXT [--by WHO]
+        [--db <postgres://…|folder>]
 
   With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
   \`evigrade worker\` processes; reports are still written here, once.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors.js';
+import { ItemsScoreSchema } from './items.js';
 import { JudgeReportSchema } from './judge.js';
 import { LmsIdentitySchema } from './lms.js';
 import { UNMEASURABLE } from './analysis.js';
@@ -261,6 +262,8 @@ export const ReportSchema = z
         unmeasured: z.array(UnmeasuredSchema).optional(),
         /** The quality policy that applied (absent in reports older than the field: independent). */
         quality: QualityCreditSchema.optional(),
+        /** The rubric's items, decided and scored (absent when the rubric has none). */
+        items: ItemsScoreSchema.optional(),
       })
       .strict(),
     flags: z.array(FlagSchema),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGE_NAMES } from './languages.js';
+import { ItemsSchema } from './items.js';
 import { JudgeSpecSchema } from './judge.js';
 import { LintSpecSchema } from './lint.js';
 import { HintMapSchema, StudentPolicySchema, VisibilityMapSchema } from './visibility.js';
@@ -155,6 +156,8 @@ export const RubricSchema = z
     student: StudentPolicySchema.default(StudentPolicySchema.parse({})),
     /** A judge chain for this rubric only (overrides the configuration's). */
     judges: z.array(JudgeSpecSchema).min(1).optional(),
+    /** Statements the judge answers per item with quoted code; code turns verified answers into points. */
+    items: ItemsSchema.default([]),
   })
   .strict();
 

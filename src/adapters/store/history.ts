@@ -210,5 +210,13 @@ export function historyOver(sql: Sql): Omit<HistoryStore, 'close'> {
       if (!r) return null;
       return (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as Report;
     },
+    async latest(rubricId, submissionId) {
+      const [r] = await sql.query<{ report: unknown }>(
+        'select report from evigrade_gradings where rubric_id = $1 and submission_id = $2 order by id desc limit 1',
+        [rubricId, submissionId],
+      );
+      if (!r) return null;
+      return (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as Report;
+    },
   };
 }

@@ -151,6 +151,14 @@ export function openapiDocument(): Record<string, unknown> {
           responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') },
         },
       },
+      '/submissions/{id}/overrides': {
+        post: {
+          summary:
+            "An instructor's decision on a rubric item ({rubric, item, applies, why, by?}): the latest grading again with it, recorded as a new grading; every regrade keeps it (servers started with --db)",
+          parameters: byId,
+          responses: { '201': { description: '{ grading, report }' }, '400': json('Error'), '404': json('Error') },
+        },
+      },
       '/history': {
         get: {
           summary:
