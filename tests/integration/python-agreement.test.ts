@@ -25,8 +25,7 @@ const expected = JSON.parse(readFileSync(join(CORPUS, 'expected.json'), 'utf8'))
 const exercises = [...new Set(Object.keys(expected).map((k) => k.split('/')[0] as string))].sort();
 
 /** As record.py writes messages: the submission's directory as <dir>, memory addresses (ours: `0x…n`) as 0x…. */
-const normalise = (s: string): string =>
-  s.replaceAll('/job/sub', '<dir>').replace(/0x(?:[0-9a-fA-F]+|…\d+)/g, '0x…');
+const normalise = (s: string): string => s.replaceAll('/job/sub', '<dir>').replace(/0x(?:[0-9a-fA-F]+|…\d+)/g, '0x…');
 /** A collection error as the recorder words it: its last "E   " line. */
 const lastELine = (s: string): string =>
   s

@@ -219,7 +219,9 @@ describe('LMS download formats', () => {
         { name: 'submission_metadata.yml', content: meta },
         { name: 'submission_5001/leap.js', content: code },
       ]);
-      expect(r.subs.map((s) => [s.id, s.lms.userId, s.lms.name])).toEqual([['_submission-5001', 'submission_5001', '']]);
+      expect(r.subs.map((s) => [s.id, s.lms.userId, s.lms.name])).toEqual([
+        ['_submission-5001', 'submission_5001', ''],
+      ]);
     }
   });
 

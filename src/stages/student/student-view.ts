@@ -40,6 +40,8 @@ const EVENT_TEXT: Record<SandboxEvent['event'], string | null> = {
   process_exit: 'Your code tried to exit the process while the tests ran.',
   blocked_module: 'Your code loaded a module that is not available here.',
   resumed: null,
+  attempt:
+    'Your code tried to reach something outside its own folder (files, the environment, other processes or the network); the sandbox kept it from anything but its own.',
 };
 
 function scoresWithheld(r: Report, released: boolean): string | null {
