@@ -35,6 +35,7 @@ export const SANDBOX_EVENTS = [
   'process_exit',
   'blocked_module',
   'resumed',
+  'load_error',
 ] as const;
 export const SandboxEventSchema = z
   .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })
