@@ -39,7 +39,7 @@ const HELP = `evigrade — evidence-grounded code grading
         [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all]
         [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
-        [--queue redis://host:port] [--db <postgres://…|folder>]
+        [--queue redis://host:port] [--db <postgres://…|folder>] [--log json]
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
