@@ -43,7 +43,7 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
-  evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
+  evigrade verify <report.json|out-dir> [--rubric <rubric.yaml> --submission <path>]
   evigrade verify --history --db <postgres://…|folder>
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
         [--queue redis://host:port] [--db <postgres://…|folder>]

@@ -291,7 +291,7 @@ export function parseVerifyArgs(argv: string[]): {
     sandbox: { type: 'string' },
   });
   if (positionals.length !== 1)
-    usage('usage: evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]');
+    usage('usage: evigrade verify <report.json|out-dir> [--rubric <rubric.yaml> --submission <path>]');
   if ((typeof values.rubric === 'string') !== (typeof values.submission === 'string'))
     usage('verify: --rubric and --submission go together (they re-run the deterministic part)');
   return {
