@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Report } from '../domain/report.js';
 import type { BatchResult } from '../batch.js';
-import { displayName } from '../stages/summary.js';
+import { displayName } from '../stages/score/summary.js';
 
 // What a person reads when `evigrade grade` ends, on a terminal or in a CI log: the counts, the mean, who needs a
 // look and why (their flags; the grader errors a re-run retries; the rejections), and where the reports are. Only

@@ -1,5 +1,5 @@
 import { SummarySchema, type Report } from '../domain/report.js';
-import { gradesCsv, summarise } from '../stages/summary.js';
+import { gradesCsv, summarise } from '../stages/score/summary.js';
 import { canonicalJson } from '../util/hash.js';
 import { checkReport, parseReport, whyNotAReport, type Difference } from './verify.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
-import { gradesCsv } from '../../src/stages/summary.js';
+import { gradesCsv } from '../../src/stages/score/summary.js';
 import { ROOT } from '../helpers.js';
 
 const SAMPLE = join(ROOT, 'tests', 'fixtures', 'report-page', 'leap');
