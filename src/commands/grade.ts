@@ -15,7 +15,7 @@ import { EvigradeError } from '../domain/errors.js';
 import { parseGradeArgs, type GradeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { progressReporter } from '../cli/progress.js';
-import { runSummaryText } from '../cli/run-summary.js';
+import { runSummaryText } from '../report/run-summary.js';
 import { cliLogger } from '../cli/log.js';
 import { judgeFor, tools, withGrading } from './shared.js';
 import type { Store } from './store.js';

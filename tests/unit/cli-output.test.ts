@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { humanLine } from '../../src/cli/log.js';
-import { runSummaryText } from '../../src/cli/run-summary.js';
+import { runSummaryText } from '../../src/report/run-summary.js';
 import { ReportSchema, SummarySchema, type Report } from '../../src/domain/report.js';
 import { ROOT } from '../helpers.js';
 

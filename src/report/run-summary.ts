@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import type { Report } from '../domain/report.js';
-import type { BatchResult } from '../batch.js';
+import type { Report, Summary } from '../domain/report.js';
 import { displayName } from '../stages/score/summary.js';
 
 // What a person reads when `evigrade grade` ends, on a terminal or in a CI log: the counts, the mean, who needs a
@@ -30,13 +29,17 @@ function listed(title: string, rows: readonly string[]): string[] {
   return [`  ${title} (${rows.length}):`, ...shown, ...more];
 }
 
+/** What a batch run returns (batch.ts BatchResult): its reports, summary.json, and how many were processed now or kept. */
+export interface RunOutcome {
+  readonly reports: readonly Report[];
+  readonly summary: Summary;
+  readonly graded: number;
+  readonly reused: number;
+  readonly interrupted: boolean;
+}
+
 /** The end-of-run summary as lines of plain text. Pure. */
-export function runSummaryText(
-  res: BatchResult,
-  out: string,
-  rubricTitle: string,
-  batch: string | null = null,
-): string {
+export function runSummaryText(res: RunOutcome, out: string, rubricTitle: string, batch: string | null = null): string {
   const s = res.summary;
   const reports = [...res.reports].sort((a, b) => (a.submission.id < b.submission.id ? -1 : 1));
   const flagged = reports.filter((r) => r.flags.some((f) => f.severity !== 'info'));
