@@ -109,16 +109,22 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
 }
 
 /** The files the job gets: TypeScript type-stripped, and nothing named like a hidden test. */
-function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']; shadowed: string[] } {
+function jobFiles(
+  sub: Submission,
+  rubric: Rubric,
+): { files: Submission['files']; shadowed: string[]; sourceOf: (jobPath: string) => string } {
   const hidden = new Set(rubric.tests.flatMap((t) => [t.name, t.jobName]));
   const runnable = sub.files.map((f) => {
     if (rubric.spec.language !== 'typescript' || !isTsFile(f.path)) return f;
     const out = transpileForJob(f.path, f.content);
     return { ...f, path: out.path, content: out.code, bytes: Buffer.byteLength(out.code) };
   });
+  // A job file's name as the submission has it (TypeScript runs type-stripped under a .js name).
+  const original = new Map(runnable.map((f, i) => [f.path, sub.files[i]?.path ?? f.path]));
   return {
     files: runnable.filter((f) => !hidden.has(f.path)),
     shadowed: runnable.filter((f) => hidden.has(f.path)).map((f) => f.path),
+    sourceOf: (p) => original.get(p) ?? p,
   };
 }
 /** Everything measured: tests in the sandbox, lint and metrics, scores and evidence. */
@@ -130,7 +136,7 @@ export async function gradeDeterministic(
 ): Promise<DeterministicReport> {
   const t0 = performance.now();
   const state = newAttemptState();
-  const { files, shadowed } = jobFiles(sub, rubric);
+  const { files, shadowed, sourceOf } = jobFiles(sub, rubric);
   if (shadowed.length > 0) {
     state.flags.push({
       code: 'intake.shadowed_test_file',
@@ -148,7 +154,7 @@ export async function gradeDeterministic(
   );
   // A grader failure of the analysis (ANALYSIS_FAILED) surfaces at the await below, not as an unhandled rejection meanwhile.
   analysing.catch(() => undefined);
-  const testRunMs = (await timed(() => runTests(files, rubric, expected, state, ports))).ms;
+  const testRunMs = (await timed(() => runTests(files, rubric, expected, state, ports, sourceOf))).ms;
   const analysis = await analysing;
   const tests = toTestResults(rubric, expected, settle(state, expected));
   return assembleReport({
@@ -181,11 +187,12 @@ async function runTests(
   expected: readonly ExpectedTest[],
   state: AttemptState,
   ports: GradePorts,
+  sourceOf: (jobPath: string) => string,
 ): Promise<void> {
   let only: HarnessPayload['only'] = null;
   for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
     const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only));
-    const next = foldAttempt(state, interpretRun(run, expected), run, expected, rubric.spec.limits);
+    const next = foldAttempt(state, interpretRun(run, expected, sourceOf), run, expected, rubric.spec.limits);
     if (!next) return;
     if (attempt < ports.maxResumes)
       state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });

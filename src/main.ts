@@ -40,12 +40,12 @@ const HELP = `evigrade — evidence-grounded code grading
         [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all]
         [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
-        [--queue redis://host:port] [--db <postgres://…|folder>]
+        [--queue redis://host:port] [--db <postgres://…|folder>] [--log json]
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
         [--for students --out <student-dir> [--release]]   (a page and a JSON per student)
-  evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
+  evigrade verify <report.json|out-dir> [--rubric <rubric.yaml> --submission <path>]
   evigrade verify --history --db <postgres://…|folder>
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
         [--queue redis://host:port] [--db <postgres://…|folder>]

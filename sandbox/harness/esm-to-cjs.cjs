@@ -70,20 +70,26 @@ function esmToCjs(source) {
   const live = []; // [exportedName, getter expression]
   let n = 0;
   const imports = [];
-  const req = (spec) => {
+  const named = []; // [specifier, name]: what an importer expects the module to export
+  const importLines = {}; // specifier -> the line of its first import (the require itself is hoisted to line 1)
+  const req = (spec, at) => {
     imports.push(spec);
+    if (!Object.hasOwn(importLines, spec)) importLines[spec] = source.slice(0, at).split('\n').length;
     const id = '__evigrade_m' + n++;
     top.push('const ' + id + ' = require(' + JSON.stringify(spec) + ');');
     return id;
   };
   for (const node of ast.body) {
     if (node.type === 'ImportDeclaration') {
-      const m = req(node.source.value);
+      const m = req(node.source.value, node.start);
       for (const s of node.specifiers) {
         if (s.type === 'ImportDefaultSpecifier') top.push('const ' + s.local.name + ' = __evigrade_default(' + m + ');');
         else if (s.type === 'ImportNamespaceSpecifier') top.push('const ' + s.local.name + ' = __evigrade_namespace(' + m + ');');
         else if (nameOf(s.imported) === 'default') top.push('const ' + s.local.name + ' = __evigrade_default(' + m + ');');
-        else top.push('const ' + s.local.name + ' = ' + m + '[' + JSON.stringify(nameOf(s.imported)) + '];');
+        else {
+          named.push([node.source.value, nameOf(s.imported)]);
+          top.push('const ' + s.local.name + ' = ' + m + '[' + JSON.stringify(nameOf(s.imported)) + '];');
+        }
       }
       edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
     } else if (node.type === 'ExportNamedDeclaration') {
@@ -100,7 +106,7 @@ function esmToCjs(source) {
           for (const decl of d.declarations) for (const x of patternNames(decl.id, [])) live.push([x, x]);
         }
       } else if (node.source) {
-        const m = req(node.source.value);
+        const m = req(node.source.value, node.start);
         for (const s of node.specifiers) {
           const local = nameOf(s.local);
           live.push([nameOf(s.exported), local === 'default' ? '__evigrade_default(' + m + ')' : m + '[' + JSON.stringify(local) + ']']);
@@ -111,7 +117,7 @@ function esmToCjs(source) {
         edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
       }
     } else if (node.type === 'ExportAllDeclaration') {
-      const m = req(node.source.value);
+      const m = req(node.source.value, node.start);
       if (node.exported) live.push([nameOf(node.exported), '__evigrade_namespace(' + m + ')']);
       else top.push('__evigrade_star(exports, ' + m + ');');
       edits.push([node.start, node.end, blankLines(source.slice(node.start, node.end))]);
@@ -142,7 +148,7 @@ function esmToCjs(source) {
     head += 'Object.defineProperty(exports, ' + JSON.stringify(name) + ', { enumerable: true, get: () => ' + expr + ' });';
   }
   // Everything added goes on the first line: the student's line numbers stay.
-  return { code: head + top.join('') + body, async: hasTopLevelAwait(ast), imports };
+  return { code: head + top.join('') + body, async: hasTopLevelAwait(ast), imports, named, importLines };
 }
 
 /** A CommonJS file's `import(...)` and `import.meta` (left alone if it does not parse: evaluation reports V8's own error). */
@@ -168,6 +174,15 @@ function rewriteScriptImports(source) {
 
 /** Throws unless `source` parses as an ES module. */
 const acornParse = (source) => acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+/** Where a script (CommonJS, as Node wraps it) fails to parse: acorn's 1-based line, or null if acorn accepts it. */
+function scriptSyntaxLine(source) {
+  try {
+    acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true, allowReturnOutsideFunction: true });
+    return null;
+  } catch (e) {
+    return e && e.loc ? e.loc.line : null;
+  }
+}
 
 const CHAIN_METHODS = new Set(['then', 'catch', 'finally']);
 const CHAIN_CALL = /\.\s*(?:then|catch|finally)\s*\(/;
@@ -256,7 +271,7 @@ function testAsCommonJs(name, source) {
   } catch {
     return null;
   }
-  return esm.async ? null : { code: esm.code, imports: esm.imports };
+  return esm.async ? null : { code: esm.code, imports: esm.imports, named: esm.named };
 }
 
-module.exports = { esmToCjs, rewriteScriptImports, acornParse, testFormatOf, testAsCommonJs, instrumentChains };
+module.exports = { esmToCjs, rewriteScriptImports, acornParse, scriptSyntaxLine, testFormatOf, testAsCommonJs, instrumentChains };

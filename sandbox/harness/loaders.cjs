@@ -116,7 +116,10 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
     }
   }
 
-  /** Loads the entry the way the first test file would, before tests register. */
+  /**
+   * Loads the entry the way the first test file would, before tests register. A failure is the student's error:
+   * `error` fails every test file, `where` says once what failed and where in the submission's own files.
+   */
   async function preloadEntry() {
     if (!payload.entry) return null;
     try {
@@ -125,11 +128,54 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
       await realm.loadAsync(abs);
       return null;
     } catch (e) {
-      return loadFailure(e);
+      const thrown = describeThrown(e);
+      return { error: loadFailure(thrown), where: whereItFailed(e, thrown) };
     }
   }
 
-  return { loadTestFile, preloadEntry };
+  /** The file and line of the submission where loading failed: a file that does not parse, else the innermost frame. */
+  function whereItFailed(e, thrown) {
+    const text = thrown.name + ': ' + thrown.message;
+    const placed = realm.placeOf(e);
+    if (placed) return { file: path.relative(root, placed.abs), line: placed.line, message: text };
+    const frame = new RegExp('(?:file://)?' + root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '/([^\\s:()\'"]+):(\\d+):\\d+').exec(thrown.stack);
+    return { file: frame ? frame[1] : null, line: frame ? Number(frame[2]) : null, message: text };
+  }
+
+  /**
+   * After the submission loaded: the names the tests import from its modules that they do not export (a misnamed
+   * or missing export), said once as the student's error; the tests still run and fail as they would.
+   */
+  function missingExports() {
+    for (const f of byAbs.values()) {
+      for (const [spec, name] of f.named || []) {
+        if (!spec.startsWith('./') && !spec.startsWith('../')) continue;
+        const abs = realm.resolveFile(path.resolve(path.dirname(f.abs), spec));
+        if (!abs || !abs.startsWith(root + '/')) continue;
+        const has = exportsOf(abs, name);
+        if (has && !has.found) {
+          const own = has.keys.filter((k) => k !== '__esModule' && k !== 'default');
+          return { file: path.relative(root, abs), line: null, message: 'the tests import ' + name + ', which this file does not export (' + (own.length ? 'it exports ' + own.join(', ') : 'it exports no name') + ')' };
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether the module's exports have `name` as the tests read it (`exports[name]`), and its enumerable names. */
+  function exportsOf(abs, name) {
+    try {
+      const exports = realm.load(abs);
+      if (exports === null || (typeof exports !== 'object' && typeof exports !== 'function')) return null;
+      const keys = [];
+      for (const k in exports) P.ArrayPush(keys, k);
+      return { found: name in exports, keys };
+    } catch {
+      return null;
+    }
+  }
+
+  return { loadTestFile, preloadEntry, missingExports };
 }
 
 /**
@@ -140,7 +186,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
 function asCommonJs(f) {
   const made = f.cjs === undefined ? testAsCommonJs(f.name, f.source) : f.cjs;
   if (!made) return f;
-  return { ...f, source: made.script ? withScriptHead(made.code) : MODULE_HEAD + made.code, format: 'commonjs', imports: made.imports };
+  return { ...f, source: made.script ? withScriptHead(made.code) : MODULE_HEAD + made.code, format: 'commonjs', imports: made.imports, named: made.named };
 }
 /** After a CommonJS test's `"use strict"` (so it stays the directive it was) and in place of a hashbang. */
 function withScriptHead(code) {
@@ -168,8 +214,8 @@ function esmHelpers(nodeTestApi, chain) {
   });
 }
 
-/** The entry's load error, described without writing to (or trusting) the thrown value. */
-function loadFailure(e) {
+/** What the entry's load threw, read without writing to (or trusting) the thrown value. */
+function describeThrown(e) {
   let name = 'Error';
   let message;
   try {
@@ -184,6 +230,11 @@ function loadFailure(e) {
   } catch {
     stack = '';
   }
+  return { name, message, stack };
+}
+
+/** The entry's load error, as every test file's load error. */
+function loadFailure({ name, message, stack }) {
   const err = new P.Error('The submission failed to load: ' + message);
   const nl = stack.indexOf('\n    at ') >= 0 ? stack.indexOf('\n    at ') : stack.indexOf('\n  at ');
   err.stack = name + ': The submission failed to load: ' + message + (nl >= 0 ? stack.slice(nl) : '');

@@ -201,10 +201,14 @@ function start() {
   }
 
   async function main() {
-    const entryErr = payload.mode === 'run' ? await loaders.preloadEntry() : null;
+    const failed = payload.mode === 'run' ? await loaders.preloadEntry() : null;
+    // The submission did not load: the student's error, said once; every test file fails with it.
+    if (failed) send('loadError', failed.where);
+    const missing = payload.mode === 'run' && !failed ? loaders.missingExports() : null;
+    if (missing) send('loadError', missing);
     const v0 = integrity.verify();
     if (v0) tamper('tampering.intrinsics', v0);
-    const states = await loadFiles(payload.tests, entryErr);
+    const states = await loadFiles(payload.tests, failed && failed.error);
     if (payload.mode !== 'run') return send('done', { files: states.length });
     const v1 = integrity.verify();
     if (v1) tamper('tampering.intrinsics', v1);

@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
-const { esmToCjs, rewriteScriptImports, acornParse } = require('./esm-to-cjs.cjs');
+const { esmToCjs, rewriteScriptImports, acornParse, scriptSyntaxLine } = require('./esm-to-cjs.cjs');
 const { installEs2023 } = require('./es2023.cjs');
 const { createBuiltins } = require('./realm-builtins.cjs');
 const nodeUtil = require('node:util');
@@ -153,6 +153,11 @@ function createStudentRealm(o) {
   const allowed = new Set([...PURE, ...HOST, ...(o.extraBuiltins || []).filter((n) => !REFUSED.has(n))]);
   const builtinCache = new Map();
   const cache = new Map();
+  // Where in the submission a load failed, for an error that cannot say it itself: a file that does not parse (the
+  // innermost, not the file requiring it), or an import of a module that does not exist. Error -> file and line, kept
+  // here, never written on the thrown value.
+  const placed = new WeakMap();
+  const missing = new WeakMap(); // a "Cannot find module" error this realm made -> the request
   let compartment = null;
   let evaluateOptions = null;
 
@@ -289,6 +294,7 @@ function createStudentRealm(o) {
   function notFound(request) {
     const e = new P.Error("Cannot find module '" + request + "'");
     e.code = 'MODULE_NOT_FOUND';
+    missing.set(e, request);
     return e;
   }
 
@@ -334,17 +340,18 @@ function createStudentRealm(o) {
     const format = formatOf(abs, source);
     const mod = { id: abs, filename: abs, path: path.dirname(abs), exports: {}, loaded: false, children: [], paths: [] };
     cache.set(abs, mod);
+    let esm = null;
     try {
       if (format === 'json') {
-        mod.exports = P.JSONParse(source);
+        mod.exports = compiled(abs, source, () => P.JSONParse(source));
       } else {
         const script = source.startsWith('#!') ? '//' + source.slice(2) : source;
-        const esm = format === 'module' ? esmToCjs(source) : null;
+        esm = format === 'module' ? compiled(abs, source, () => esmToCjs(source)) : null;
         const body = esm ? esm.code : rewriteScriptImports(script);
         // Top-level await: the body runs as an async function; importers wait for it (see loadAsync).
         const wrapper = (esm && esm.async ? '(async function (exports,' : '(function (exports,') + ' require, module, __filename, __dirname, __evigrade_default, __evigrade_namespace, __evigrade_star, __evigrade_import, __evigrade_meta) {' +
           body + '\n})\n//# sourceURL=' + abs + '\n';
-        const fn = compartment.evaluate(wrapper, evaluateOptions);
+        const fn = compiled(abs, script, () => compartment.evaluate(wrapper, evaluateOptions));
         const req = makeRequire(path.dirname(abs));
         mod.require = req;
         const meta = harden({ url: pathToFileURL(abs).href, filename: abs, dirname: path.dirname(abs) });
@@ -366,6 +373,22 @@ function createStudentRealm(o) {
       return mod.exports;
     } catch (e) {
       cache.delete(abs);
+      // An import of a module that does not exist: the line of that import (its require runs hoisted, on line 1).
+      const request = missing.get(e);
+      if (request !== undefined && esm && Object.hasOwn(esm.importLines, request) && !placed.has(e)) placed.set(e, { abs, line: esm.importLines[request] });
+      throw e;
+    }
+  }
+
+  /** Runs a parse of the file at `abs`; a failure is remembered as that file's syntax error, then thrown on. */
+  function compiled(abs, source, parse) {
+    try {
+      return parse();
+    } catch (e) {
+      if (e !== null && (typeof e === 'object' || typeof e === 'function') && !placed.has(e)) {
+        const loc = e.evigradeLoc;
+        placed.set(e, { abs, line: loc && typeof loc.line === 'number' ? loc.line : abs.endsWith('.json') ? null : scriptSyntaxLine(source) });
+      }
       throw e;
     }
   }
@@ -377,7 +400,11 @@ function createStudentRealm(o) {
     return mod && mod.pending ? mod.pending : exports;
   }
 
-  return { load, loadAsync, resolveFile, studentRequire, compartment: () => compartment || (compartment = makeCompartment()) };
+  return {
+    load, loadAsync, resolveFile, studentRequire,
+    compartment: () => compartment || (compartment = makeCompartment()),
+    placeOf: (e) => placed.get(e) || null,
+  };
 }
 
 function interopDefault(m) {

@@ -634,9 +634,23 @@ class StudentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.load(module)
 
 
+class SubmissionLoadError(ImportError):
+    """The submission's module did not import (its syntax error, a missing module, an error at its top level): the
+    student's error, which plugin.py reports once, at the place in the submission's files its process named."""
+
+    def __init__(self, failed):
+        info = failed if type(failed) is dict else {}
+        self.file = info.get('file') if type(info.get('file')) is str else None
+        self.line = info.get('line') if type(info.get('line')) is int else None
+        self.text = info.get('message') if type(info.get('message')) is str else 'the submission did not import'
+        super().__init__(self.text)
+
+
 def fill_module(sub, module, root):
     """The submission's module, as its process describes it after importing it."""
     desc = sub.import_module(module.__name__)
+    if type(desc) is dict and 'failed' in desc:
+        raise SubmissionLoadError(desc['failed'])
     if type(desc) is not dict or type(desc.get('names')) is not list:
         raise ImportError('the submission process described %s wrongly' % module.__name__)
     base = os.path.join(root, *module.__name__.split('.'))

@@ -14,7 +14,7 @@ import types
 from pathlib import Path
 
 from boot import TESTS_DIR
-from host import StudentFinder, Submission, SubmissionStopped, OutputLimit, fill_module
+from host import StudentFinder, Submission, SubmissionLoadError, SubmissionModule, SubmissionStopped, OutputLimit, fill_module
 
 TEST_FILES = ('test_*.py', '*_test.py')
 INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pytest.ini')
@@ -123,12 +123,31 @@ class EvigradePlugin:
         self.reports = {}
         self.stopped = {}
         self.interrupted = None  # what ended pytest's session from inside a test (KeyboardInterrupt, pytest.exit)
+        self.collect_errors = 0
+        self.load_error = None  # why the submission did not load, as sent once in a `loadError` frame
 
     def pytest_configure(self, config):
         _CONFIG[0] = config
 
     def pytest_keyboard_interrupt(self, excinfo):
+        from _pytest.main import Session
+        # pytest ends the session after a collection error; each one is reported with its file, and in a run
+        # only the submission can cause one (the tests collected cleanly without it): not the harness's failure.
+        if self.collect_errors and excinfo.errisinstance(Session.Interrupted):
+            return
         self.interrupted = excinfo.exconly()
+
+    def import_failed(self, error, source):
+        """A test module's import failed. When the submission is why (its module did not import, or lacks a name
+        the test imports from it), that is the student's error: said once, where in its files, never as a traceback."""
+        if self.load_error is not None:
+            return
+        if isinstance(error, SubmissionLoadError):
+            self.load_error = {'file': error.file, 'line': error.line, 'message': error.text}
+        elif isinstance(error, ImportError) and isinstance(sys.modules.get(error.name or ''), SubmissionModule):
+            self.load_error = _missing_names(sys.modules[error.name], source, self.payload['root'])
+        if self.load_error is not None:
+            self.channel.send('loadError', self.load_error)
 
     # -- collection, from memory only
     def pytest_collection(self, session):
@@ -147,7 +166,8 @@ class EvigradePlugin:
             if rep.passed:
                 for x in rep.result:
                     found.extend(session.genitems(x))
-            error = None if rep.passed else _collect_message(rep)
+            self.collect_errors += 0 if rep.passed else 1
+            error = None if rep.passed else self.load_error['message'] if self.load_error else _collect_message(rep)
             for i, item in enumerate(found):
                 self.index[item.nodeid] = (t['name'], i)
             self.channel.send('collected', {'file': t['name'], 'tests': [{'index': i, 'path': [item.nodeid]} for i, item in enumerate(found)], 'error': error})
@@ -208,6 +228,20 @@ class EvigradePlugin:
         self.sent_events = len(self.events)
 
 
+def _missing_names(module, source, root):
+    """What a test imports by name from the submission's module and the module does not define."""
+    wanted = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == module.__name__:
+            wanted.extend(a.name for a in node.names if a.name != '*')
+    missing = [n for n in dict.fromkeys(wanted) if n not in module.__dict__]
+    own = (module.__dict__.get('__evigrade_star__') or ((),))[0]
+    file = os.path.relpath(module.__file__, root) if isinstance(module.__file__, str) else None
+    message = 'the tests import %s, which this file does not define (%s)' % (
+        ', '.join(missing) or 'a name', 'it defines %s' % ', '.join(own) if own else 'it defines no public name')
+    return {'file': file, 'line': None, 'message': message}
+
+
 def _collect_message(rep):
     text = str(rep.longrepr)
     return text.replace(TESTS_DIR + '/', '')
@@ -260,8 +294,8 @@ def run(payload, channel):
     else:
         sys.meta_path.insert(0, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub), root))
     sys.meta_path.insert(0, MemoryModules(helpers))
-    _serve_test_modules_from_memory(payload)
     plugin = EvigradePlugin(payload, channel, sub, events)
+    _serve_test_modules_from_memory(payload, plugin.import_failed)
     args = ['-c', INI, '--rootdir', TESTS_DIR, '-p', 'no:cacheprovider', '--noconftest', '--capture=sys', '-q', TESTS_DIR]
     try:
         code = pytest.main(args, plugins=[plugin])
@@ -278,7 +312,7 @@ def run(payload, channel):
     return len(plugin.tests)
 
 
-def _serve_test_modules_from_memory(payload):
+def _serve_test_modules_from_memory(payload, import_failed):
     """pytest imports each test module through `import_path`; here that reads from memory, never from disk."""
     import _pytest.python as python
     sources = {os.path.join(TESTS_DIR, t['name']): t['source'] for t in payload['tests']}
@@ -291,7 +325,11 @@ def _serve_test_modules_from_memory(payload):
         name = Path(key).stem
         if name in sys.modules and getattr(sys.modules[name], '__file__', None) == key:
             return sys.modules[name]
-        return load_memory_module(name, key, sources[key], _CONFIG[0])
+        try:
+            return load_memory_module(name, key, sources[key], _CONFIG[0])
+        except BaseException as e:  # noqa: B036 - told, then raised on to pytest as before
+            import_failed(e, sources[key])
+            raise
 
     python.import_path = import_path
 

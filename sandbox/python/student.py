@@ -117,7 +117,10 @@ class Student:
 
     def import_module(self, name):
         import importlib
-        module = importlib.import_module(name)
+        try:
+            module = importlib.import_module(name)
+        except Exception as e:  # the student's error: described once, where it happened (a SystemExit still crosses)
+            return {'failed': load_failure(e)}
         names = []
         for key, value in list(vars(module).items()):
             if key.startswith('__') and key != '__all__':
@@ -191,6 +194,29 @@ class Student:
             if base in PLAIN_BASES:
                 return _as_plain(base, v)
         return None
+
+
+ROOT = ['/']  # the submission's folder (main sets it)
+
+
+def load_failure(e):
+    """Why the submission's module did not import, and where in its own files: a SyntaxError's own file and line,
+    else the innermost frame of the traceback inside the submission (never the importer's frames)."""
+    import traceback
+    root = ROOT[0] + '/'
+    where = (None, None)
+    if isinstance(e, SyntaxError) and isinstance(e.filename, str) and e.filename.startswith(root):
+        where = (e.filename, e.lineno)
+    else:
+        for frame in traceback.extract_tb(e.__traceback__):
+            if frame.filename.startswith(root):
+                where = (frame.filename, frame.lineno)
+    try:
+        text = e.msg if isinstance(e, SyntaxError) and isinstance(e.msg, str) else str(e)
+    except Exception:
+        text = ''
+    return {'file': where[0][len(root):] if where[0] else None, 'line': where[1] if type(where[1]) is int else None,
+            'message': '%s: %s' % (type(e).__name__, text) if text else type(e).__name__}
 
 
 def _as_plain(base, v):
@@ -271,6 +297,7 @@ def main():
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sys.path.insert(0, root)
+    ROOT[0] = root
     sys.path.remove(HERE)
     sys.set_int_max_str_digits(0)
     student = Student(Pipe(rfd, wfd), output_cap)

@@ -23,7 +23,12 @@ export interface GradeArgs {
   readonly from: LmsSystem | 'auto' | null;
   /** --attempts: the latest attempt per student (default) or every attempt as its own submission. */
   readonly attempts: AttemptChoice;
+  /** --log json: machine logs (pino JSON lines) on stderr, in place of the progress bar; null: none. */
+  readonly log: LogFormat | null;
 }
+
+export const LOG_FORMATS = ['json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const usage = (msg: string): never => {
   throw new EvigradeError('USAGE', msg);
@@ -56,6 +61,8 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     db: { type: 'string' },
     from: { type: 'string' },
     attempts: { type: 'string' },
+    // --log json: one JSON log line per event on stderr (for machines), in place of the progress bar
+    log: { type: 'string' },
   });
   if (positionals.length !== 1)
     usage(
@@ -81,7 +88,14 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     queueUrl: queueUrl('grade', values.queue),
     db: typeof values.db === 'string' ? values.db : null,
     ...lmsFlags(positionals[0] as string, values.from, values.attempts),
+    log: logFormat('grade', values.log),
   };
+}
+
+function logFormat(cmd: string, value: unknown): LogFormat | null {
+  if (value === undefined) return null;
+  const known = LOG_FORMATS.find((f) => f === value);
+  return known ?? usage(`${cmd}: --log must be one of ${LOG_FORMATS.join(', ')}, got "${String(value)}"`);
 }
 
 function lmsFlags(
@@ -290,7 +304,7 @@ export function parseVerifyArgs(argv: string[]): {
     sandbox: { type: 'string' },
   });
   if (positionals.length !== 1)
-    usage('usage: evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]');
+    usage('usage: evigrade verify <report.json|out-dir> [--rubric <rubric.yaml> --submission <path>]');
   if ((typeof values.rubric === 'string') !== (typeof values.submission === 'string'))
     usage('verify: --rubric and --submission go together (they re-run the deterministic part)');
   return {

@@ -1,6 +1,6 @@
 // `evigrade grade`: a folder of submissions, graded and judged, reports written as they finish.
 import { availableParallelism } from 'node:os';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Download } from '../adapters/archive/download.js';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -15,6 +15,8 @@ import { EvigradeError } from '../domain/errors.js';
 import { parseGradeArgs, type GradeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { progressReporter } from '../cli/progress.js';
+import { runSummaryText } from '../report/run-summary.js';
+import { cliLogger } from '../cli/log.js';
 import { judgeFor, tools, withGrading } from './shared.js';
 import type { Store } from './store.js';
 import { fileOverrides } from '../adapters/fs/overrides.js';
@@ -22,7 +24,8 @@ import { allOverrides, historyOverrides } from '../adapters/store/overrides.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
-  const tty = process.stderr.isTTY === true;
+  // The progress bar only on a terminal, and never beside machine logs (both would write to stderr).
+  const tty = process.stderr.isTTY === true && args.log === null;
   // Before any sandbox or queue: an empty folder is almost always the wrong folder.
   if (!args.from && (await listEntries(args.submissions)).length === 0) {
     throw new EvigradeError(
@@ -30,7 +33,8 @@ export async function run(argv: string[]): Promise<number> {
       `no submissions in "${args.submissions}": expected one file or folder per student (hidden files are ignored)`,
     );
   }
-  const log = pino({ base: { cmd: 'grade' } }, pino.destination(2));
+  // Machine logs only on request (--log json), always on stderr: stdout carries the summary a person reads.
+  const log = cliLogger('grade', args.log);
   const rubric = await loadRubric(args.rubric);
   // An LMS download is read (and refused, if it must be) before any sandbox starts.
   const download = args.from
@@ -38,8 +42,9 @@ export async function run(argv: string[]): Promise<number> {
         await import('../adapters/archive/download.js')
       ).readDownload(args.submissions, args.from, args.attempts, entryFileName(rubric.spec.entry, rubric.spec.language))
     : null;
+  // Entries the LMS's naming does not explain are never guessed at: a person must see them (a warning).
   if (download)
-    log.info(
+    log[download.unmatched.length ? 'warn' : 'info'](
       { system: download.system, submissions: download.submissions.length, unmatched: download.unmatched },
       'LMS download read',
     );
@@ -123,17 +128,14 @@ async function gradeWith(
         const ports: BatchPorts = { queue, judge, history, overrides, now: () => new Date(), tools: tools() };
         const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
         progress.stop();
-        if (store && !res.interrupted)
-          log.info(
-            { batch: await recordBatch(store, rubric, res, args.out, queue.label, createdAt) },
-            'batch recorded in the store',
-          );
+        const batch =
+          store && !res.interrupted ? await recordBatch(store, rubric, res, args.out, queue.label, createdAt) : null;
+        if (batch) log.info({ batch }, 'batch recorded in the store');
         // The same counts as summary.json (by status), then how many were processed now or kept.
         const by = (s: string): number => res.reports.filter((r) => r.status === s).length;
         const errored = by('error');
         const counts = { count: res.reports.length, graded: by('graded'), rejected: by('rejected'), errored };
-        const line = `${counts.count} submissions: ${counts.graded} graded, ${counts.rejected} rejected, ${errored} errored (${res.graded} processed now, ${res.reused} kept from an earlier run) -> ${args.out}`;
-        if (tty) process.stdout.write(`${line}\n`);
+        process.stdout.write(runSummaryText(res, args.out, rubric.spec.title, batch));
         log.info({ ...counts, processedNow: res.graded, reused: res.reused, out: args.out }, 'batch finished');
         if (res.interrupted) return EXIT.interrupted;
         return errored > 0 ? EXIT.someErrored : EXIT.ok;

@@ -1,5 +1,6 @@
 // `evigrade verify`: a report against its own evidence, and optionally against a re-run of its inputs.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readSubmission } from '../adapters/fs/intake.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
@@ -8,6 +9,7 @@ import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
 import { collectExpected, gradeDeterministic } from '../engine.js';
 import { checkReport, compareRerun, parseReport, whyNotAReport } from '../report/verify.js';
+import { verifyFolder } from '../report/verify-folder.js';
 import { withSandbox } from './shared.js';
 
 export async function run(argv: string[]): Promise<number> {
@@ -15,6 +17,11 @@ export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--history'))
     return (await import('./history.js')).run(['--verify', ...argv.filter((a) => a !== '--history')]);
   const args = parseVerifyArgs(argv);
+  if ((await stat(args.report).catch(() => null))?.isDirectory()) {
+    if (args.rubric)
+      throw new EvigradeError('USAGE', 'verify: --rubric and --submission re-run one report, not a folder');
+    return verifyBatch(args.report);
+  }
   const text = await readFile(args.report, 'utf8').catch(() => {
     throw new EvigradeError('USAGE', `verify: cannot read ${args.report}`);
   });
@@ -50,6 +57,27 @@ export async function run(argv: string[]): Promise<number> {
   }
   const lines = found.map((d) => `  ${d.field}: the report says ${d.report}, recomputed ${d.recomputed}`);
   throw new EvigradeError('VERIFY_FAILED', `${args.report} does not verify:\n${lines.join('\n')}`);
+}
+
+/** Every report of a batch folder, then its summary.json and grades.csv: a line each, a total, exit 6 on any difference. */
+async function verifyBatch(dir: string): Promise<number> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json') || n === 'grades.csv');
+  const files = await Promise.all(
+    names.map(async (name) => ({ name, text: await readFile(join(dir, name), 'utf8').catch(() => null) })),
+  );
+  const v = verifyFolder(files);
+  if (v.reports === 0)
+    throw new EvigradeError('USAGE', `verify: no reports in ${dir} (a folder \`evigrade grade --out\` wrote)`);
+  process.stdout.write(`${v.lines.join('\n')}\n`);
+  const total = `${v.reports - v.failedReports} of ${v.reports} report(s) verified`;
+  if (v.failed.length === 0) {
+    const batchFiles = names.includes('grades.csv')
+      ? 'summary.json and grades.csv match them'
+      : 'summary.json matches them';
+    process.stdout.write(`${dir}: ${total}; ${batchFiles}\n`);
+    return EXIT.ok;
+  }
+  throw new EvigradeError('VERIFY_FAILED', `${dir} does not verify: ${total}; differences in ${v.failed.join(', ')}`);
 }
 
 const parseJson = (text: string): unknown => {

@@ -24,6 +24,12 @@ export const FRAME_DATA = {
   limit: coded,
   note: coded,
   fileError: z.object({ file: z.string(), message: z.string() }),
+  /** The submission did not load (its syntax, a missing module or name, an error at its top level): where, and why. */
+  loadError: z.object({
+    file: z.string().nullable(),
+    line: z.number().int().positive().nullable(),
+    message: z.string(),
+  }),
   fatal: z.object({ message: z.string() }),
   done: z.object({ files: z.number().int().nonnegative() }),
 } as const;

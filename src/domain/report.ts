@@ -42,6 +42,7 @@ export const SANDBOX_EVENTS = [
   // what the submission's code tried at run time (a file outside its folder, the environment, a process, a
   // signal to another process, the network), seen as it happened; its flag is one of ATTEMPT_FLAGS
   'attempt',
+  'load_error',
 ] as const;
 /** Flags for what a submission attempted at run time (sandbox/python/attempts.py; the JavaScript realm's facades). */
 export const ATTEMPT_FLAGS = [

@@ -12,7 +12,13 @@ export interface HarnessTest {
    * JavaScript: the CommonJS body a job runs, made once per rubric (stages/run/test-rewrite.ts): an ES module rewritten,
    * promise chains instrumented (`script`: a CommonJS file, only instrumented); null if there is nothing to change.
    */
-  readonly cjs?: { readonly code: string; readonly imports: readonly string[]; readonly script?: boolean } | null;
+  readonly cjs?: {
+    readonly code: string;
+    readonly imports: readonly string[];
+    /** [specifier, name] of each named import: what the tests expect a module (the submission's) to export. */
+    readonly named?: readonly (readonly [string, string])[];
+    readonly script?: boolean;
+  } | null;
 }
 
 /** What the in-sandbox harness receives on stdin (the channel key is added by the runner). */

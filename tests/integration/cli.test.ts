@@ -55,6 +55,21 @@ describe('evigrade grade', () => {
     const out = join(subs, '..', `${subs.split('/').pop()}-out`);
     const r = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--concurrency', '2']);
     expect(r.code).toBe(0);
+    // Off a terminal: the summary a person reads on stdout, and no machine log unless asked for (issue 31).
+    expect([r.stdout, r.stderr]).toEqual([
+      [
+        'Graded 4 submissions for "Leap year" (leap).',
+        '  3 graded, 1 rejected, 0 grader errors (4 processed now, 0 kept from an earlier run)',
+        '  mean final score 5.83 / 10 over the 3 graded',
+        '  flagged (1):',
+        '    broken: submission.load_error, score.unmeasured',
+        '  rejected (1):',
+        '    sneaky: INTAKE_SYMLINK',
+        `Reports: ${out}/ (one <id>.json per student, summary.json, grades.csv); \`evigrade report ${out}\` writes report.html`,
+        '',
+      ].join('\n'),
+      '',
+    ]);
     expect(readdirSync(out).sort()).toEqual([
       'broken.json',
       'correct.json',
@@ -100,7 +115,12 @@ describe('evigrade grade', () => {
     expect((await cli(['grade', subs, '--rubric', LEAP, '--out', out])).code).toBe(0);
     const kept = readFileSync(join(out, 'correct.json'), 'utf8');
     rmSync(join(out, 'partial.json'));
-    const again = await cli(['grade', subs, '--rubric', LEAP, '--out', out]);
+    const again = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--log', 'json']);
+    // --log json: machine logs on stderr, every line JSON; the summary stays on stdout.
+    expect(again.stdout.split('\n').slice(0, 2)).toEqual([
+      'Graded 4 submissions for "Leap year" (leap).',
+      '  3 graded, 1 rejected, 0 grader errors (2 processed now, 2 kept from an earlier run)',
+    ]);
     const lines = again.stderr
       .trim()
       .split('\n')
@@ -122,7 +142,7 @@ describe('evigrade grade', () => {
       ['sneaky', false],
     ]);
     expect(readFileSync(join(out, 'correct.json'), 'utf8')).toBe(kept);
-    const forced = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--force']);
+    const forced = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--force', '--log', 'json']);
     // The log's counts are summary.json's (by status), beside how many were processed now (issue 16).
     const finished = (stderr: string) =>
       stderr

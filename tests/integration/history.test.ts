@@ -179,7 +179,7 @@ describe('history --export (embedded Postgres)', () => {
     // Rejected at intake: still a report, and exported like the others.
     mkdirSync(join(subs, 'cy'));
     writeFileSync(join(subs, 'cy', 'leap.exe'), 'MZ');
-    const graded = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--no-llm', '--db', db]);
+    const graded = await cli(['grade', subs, '--rubric', LEAP, '--out', out, '--no-llm', '--db', db, '--log', 'json']);
     expect(graded.code, graded.stderr).toBe(0);
     const batch = graded.stderr
       .split('\n')

@@ -16,6 +16,7 @@ import pixelmatch from 'pixelmatch';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/domain/report.js';
 import { ROOT } from '../helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -184,6 +185,44 @@ describe.skipIf(!have && !mustRun)(
     });
     afterAll(async () => {
       await browser?.close();
+    });
+
+    it('opens the overview with the students, shows judge statistics only when a judge ran, and says each sentence once on a page (issue 31)', async () => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
+      try {
+        const url = pathToFileURL(join(dir, 'leap', 'report.html')).href;
+        await page.goto(url);
+        await page.waitForSelector('#overview table');
+        const parts = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#overview > *')).map(
+            (e) => e.getAttribute('data-part') ?? e.tagName.toLowerCase(),
+          ),
+        );
+        // Every sample was graded without a judge: the heading, then the students' table; no judge block.
+        expect(parts.slice(0, 2)).toEqual(['h2', 'submissions']);
+        expect(parts).not.toContain('judge-usage');
+        // A student page: each sentence once.
+        for (const id of ids('leap')) {
+          await page.goto(`${url}#/s/${encodeURIComponent(id)}`);
+          await page.waitForSelector(`section.submission[data-id="${id}"]:not([hidden])`);
+          const r = JSON.parse(readFileSync(join(FIXTURES, 'leap', `${id}.json`), 'utf8')) as Report;
+          const times = (why: string) =>
+            page.evaluate(
+              ([sid, w]) =>
+                (document.querySelector(`section.submission[data-id="${sid}"]`) as HTMLElement).innerText.split(w)
+                  .length - 1,
+              [id, why] as const,
+            );
+          // The judge's skip reason and the quality reason, each built into the basis: shown once, not three times.
+          const seen = {
+            judge: await times(r.judge.reason),
+            quality: await times(r.scores.quality?.reason ?? '\u0000'),
+          };
+          expect({ id, seen }).toEqual({ id, seen: { judge: 1, quality: r.scores.quality ? 1 : 0 } });
+        }
+      } finally {
+        await page.close();
+      }
     });
 
     it("prints the shown student's page alone: no navigation or overview, code wrapped instead of cut, nothing past the page", async () => {

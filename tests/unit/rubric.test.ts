@@ -72,7 +72,6 @@ describe('rubric loading', () => {
       BASE.replace('[tests/a.test.js]', '[../x.js]'),
       'tests.0: must be a relative path without ".."',
     ],
-    ['YAML syntax', `${BASE}weights: [unclosed\n`, 'rubric.yaml: YAML:'],
     ['a missing test file', BASE.replace('tests/a.test.js', 'tests/missing.test.js'), 'tests.0 '],
     ['an unsupported language', BASE.replace('javascript', 'ruby'), 'language'],
     [
@@ -101,6 +100,20 @@ describe('rubric loading', () => {
     expect(['RUBRIC_INVALID', 'RUBRIC_NOT_FOUND']).toContain(e.code);
     expect(e.message).toContain('rubric.yaml');
     expect(e.message).toContain(text);
+  });
+
+  it('ends a YAML syntax error with the offending line and a caret under its column, not a colon (issue 31)', async () => {
+    const e = await error(rubricDir(`${BASE}limits:\n  timeout_ms: 5000\n\tmemory_mb: 9\nweights: {a: 1\n`));
+    expect(e.code).toBe('RUBRIC_INVALID');
+    const [first, ...rest] = e.message.split('\n');
+    expect(first).toMatch(/rubric\.yaml:9:1: YAML: Tabs are not allowed as indentation$/);
+    expect(rest.slice(0, 2)).toEqual(['    \tmemory_mb: 9', '    ^']);
+    const unclosed = await error(rubricDir(`${BASE}title2: [a, b\nother: 1\n`));
+    expect(unclosed.message.split('\n').slice(1)).toEqual(['    other: 1', '    ^']);
+    expect(unclosed.message).toMatch(
+      /^.*rubric\.yaml:8:1: YAML: Flow sequence in block collection must be sufficiently indented and end with a \]\n/,
+    );
+    for (const m of [e.message, unclosed.message]) expect(m).not.toMatch(/:$/m);
   });
 
   describe('Python lint selectors', () => {

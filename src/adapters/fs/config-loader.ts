@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { yamlErrorText } from './yaml-errors.js';
 import { ConfigSchema, type Config } from '../../domain/config.js';
 import { EvigradeError } from '../../domain/errors.js';
 import { formatZodIssues } from './rubric-loader.js';
@@ -23,10 +24,7 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     });
     const doc = parseDocument(text, { uniqueKeys: true });
     if (doc.errors.length)
-      throw new EvigradeError(
-        'CONFIG_INVALID',
-        doc.errors.map((e) => `${file}: YAML: ${e.message.split('\n')[0]}`).join('\n'),
-      );
+      throw new EvigradeError('CONFIG_INVALID', doc.errors.map((e) => yamlErrorText(file, text, e)).join('\n'));
     raw = doc.toJS() ?? {};
   }
   const parsed = ConfigSchema.safeParse(raw);

@@ -16,7 +16,12 @@ import { sha256 } from '../../util/hash.js';
 // an entry that does not validate is made again and overwritten; one that cannot be written costs the next run a parse.
 
 const RewriteSchema = z
-  .object({ code: z.string(), imports: z.array(z.string()), script: z.boolean().optional() })
+  .object({
+    code: z.string(),
+    imports: z.array(z.string()),
+    named: z.array(z.tuple([z.string(), z.string()])).optional(),
+    script: z.boolean().optional(),
+  })
   .strict()
   .nullable();
 const EntrySchema = z.object({ cjs: RewriteSchema }).strict();

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { yamlErrorText } from './yaml-errors.js';
 import type { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
 import { RubricSchema, type Rubric, type RubricSpec, type TestFile } from '../../domain/rubric.js';
@@ -161,10 +162,7 @@ export async function loadRubric(path: string): Promise<Rubric> {
   const text = await readText(abs, 'rubric file', path);
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw new EvigradeError(
-      'RUBRIC_INVALID',
-      doc.errors.map((e) => `${path}: YAML: ${e.message.split('\n')[0]}`).join('\n'),
-    );
+    throw new EvigradeError('RUBRIC_INVALID', doc.errors.map((e) => yamlErrorText(path, text, e)).join('\n'));
   }
   const raw = doc.toJS() as unknown;
   // The spec is validated before any test file is read, so its errors come first.

@@ -23,6 +23,8 @@ export function buildOverview(): HTMLElement {
   const s = h('section', 'overview');
   s.setAttribute('id', 'overview');
   add(s, h('h2', null, 'Batch overview'));
+  // The students first: what an instructor opens the page for (issue 31); the statistics below them.
+  add(s, buildTable());
   const r0 = obj(page.reports[0]);
   add(
     s,
@@ -96,27 +98,29 @@ export function buildOverview(): HTMLElement {
   );
 
   const j = obj(ov.judge);
-  add(
-    s,
+  // Judge statistics only when a judge ran: a batch graded deterministically has nothing to count there.
+  const ran = [j.answered, j.failed, j.cached, j.calls].some((n) => (num(n) ?? 0) > 0);
+  if (ran)
     add(
-      part('judge-usage', 'LLM judge usage'),
-      kv(
-        [
-          ['Answered', fmt(j.answered), 'answered'],
-          ['Skipped', fmt(j.skipped), 'skipped'],
-          ['Failed', fmt(j.failed), 'failed'],
-          ['Cached', fmt(j.cached), 'cached'],
-          ['Blended into the final score', fmt(j.blended), 'blended'],
-          ['Calls', fmt(j.calls), 'calls'],
-          ['Prompt tokens', fmt(j.promptTokens), 'prompt-tokens'],
-          ['Completion tokens', fmt(j.completionTokens), 'completion-tokens'],
-          ['Cost (USD)', fmt(j.costUsd), 'cost'],
-        ],
-        'data-stat',
+      s,
+      add(
+        part('judge-usage', 'LLM judge usage'),
+        kv(
+          [
+            ['Answered', fmt(j.answered), 'answered'],
+            ['Skipped', fmt(j.skipped), 'skipped'],
+            ['Failed', fmt(j.failed), 'failed'],
+            ['Cached', fmt(j.cached), 'cached'],
+            ['Blended into the final score', fmt(j.blended), 'blended'],
+            ['Calls', fmt(j.calls), 'calls'],
+            ['Prompt tokens', fmt(j.promptTokens), 'prompt-tokens'],
+            ['Completion tokens', fmt(j.completionTokens), 'completion-tokens'],
+            ['Cost (USD)', fmt(j.costUsd), 'cost'],
+          ],
+          'data-stat',
+        ),
       ),
-    ),
-  );
-  add(s, buildTable());
+    );
   return s;
 }
 

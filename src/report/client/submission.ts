@@ -271,7 +271,7 @@ export function buildSubmission(raw: unknown, i: number): HTMLElement {
   page.deferred.set(i, () =>
     fillSource(source, files, notesOf(r, items, an), `s${i}-`, (eid) => (an.ids.has(eid) ? an.href(eid) : null)),
   );
-  add(s, judgePart(obj(r.judge), an), itemsPart(obj(r.scores)), tests);
+  add(s, judgePart(obj(r.judge), obj(r.scores), an), itemsPart(obj(r.scores)), tests);
   add(
     s,
     add(
@@ -370,9 +370,13 @@ function scoresPart(r: Rec): HTMLElement {
       [
         ['Blend weights', `deterministic ${fmt(w.deterministic)}, LLM ${fmt(w.llm)}`],
         ['LLM applied', yes(bl.applied)],
-        ['Blend reason', str(bl.reason), 'blend-reason'],
-        ['Basis', str(sc.basis)],
-        ...(sc.quality ? [['Quality', str(obj(sc.quality).reason), 'quality'] as const] : []),
+        // The basis is built from the quality and blend reasons (stages/judge/judgement.ts): each is shown on
+        // its own only when the basis does not already say it, so no sentence appears twice.
+        ...(inBasis(sc, bl.reason) ? [] : [['Blend reason', str(bl.reason), 'blend-reason'] as const]),
+        ['Basis', str(sc.basis), 'basis'],
+        ...(sc.quality && !inBasis(sc, obj(sc.quality).reason)
+          ? [['Quality', str(obj(sc.quality).reason), 'quality'] as const]
+          : []),
         ...(unmeasured.length
           ? [
               [
@@ -443,16 +447,22 @@ function hashesPart(r: Rec, sub: Rec): HTMLElement {
   );
 }
 
-function judgePart(j: Rec, an: Anchors): HTMLElement {
+/** Whether the report's basis sentence already says `text` (it is built from the quality, blend and judge reasons). */
+const inBasis = (sc: Rec, text: unknown): boolean => str(text) !== '' && str(sc.basis).includes(str(text));
+
+function judgePart(j: Rec, sc: Rec, an: Anchors): HTMLElement {
   const p = part('judge', 'LLM judge');
   const tk = obj(j.tokens);
   const out = j.output ? obj(j.output) : null;
+  // A judge that was never asked has no model, tokens or cost to show; why it was not is in the basis above.
+  if (str(j.status) === 'skipped' && !arr(j.attempts).length && inBasis(sc, j.reason))
+    return add(p, kv([['Status', 'skipped (why: the basis, under Scores)', 'judge-status']], 'data-field'));
   add(
     p,
     kv(
       [
         ['Status', str(j.status), 'judge-status'],
-        ['Reason', str(j.reason)],
+        ...(inBasis(sc, j.reason) ? [] : [['Reason', str(j.reason)] as const]),
         ['Model', j.model ? str(j.model) : '\u2014'],
         ['Prompt version', str(j.promptVersion)],
         ['Cached', yes(j.cached)],

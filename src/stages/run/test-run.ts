@@ -19,7 +19,11 @@ export interface Interpretation {
   /** Tests started but never finished: the job died while they ran. */
   readonly inFlight: readonly string[];
   readonly untrusted: string | null;
+  /** Why the submission did not load, once (the job's own file names already mapped back to the submission's). */
+  readonly loadError: LoadError | null;
 }
+
+export type LoadError = FrameOf<'loadError'>;
 
 export const keyOf = (t: { file: string; index: number }): string => `${t.file}#${t.index}`;
 
@@ -34,8 +38,15 @@ const samePath = (a: readonly string[], b: readonly string[]): boolean =>
 // the submission, which is harmless but worth an instructor's glance.
 const FAKE_REPORT = /^(?:not ok|ok) \d+\b|^\s*(?:✓|✔|√)\s|^PASS\s|^# (?:pass|fail) \d+|"type":"(?:result|done)"/m;
 
-/** Turns one sandbox run into per-test observations, events and flags. Pure. */
-export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): Interpretation {
+/**
+ * Turns one sandbox run into per-test observations, events and flags. Pure. `sourceOf` names a job file as the
+ * submission has it (a TypeScript file runs type-stripped under another name).
+ */
+export function interpretRun(
+  run: RawRun,
+  expected: readonly ExpectedTest[],
+  sourceOf: (jobPath: string) => string = (p) => p,
+): Interpretation {
   const results = new Map<string, Observed>();
   const events: Omit<SandboxEvent, 'id'>[] = [];
   const flags: Omit<Flag, 'evidence'>[] = [];
@@ -43,6 +54,7 @@ export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): In
   const byFile = groupByFile(expected);
   let untrusted: string | null = null;
   let complete = false;
+  let loadError: LoadError | null = null;
 
   for (const raw of run.frames) {
     const f = parseFrame(raw);
@@ -52,7 +64,13 @@ export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): In
     }
     switch (f.type) {
       case 'collected':
-        untrusted = checkCollected(f.data, byFile, results, flags) ?? untrusted;
+        untrusted = checkCollected(f.data, byFile, results, flags, loadError) ?? untrusted;
+        break;
+      case 'loadError':
+        if (loadError) break;
+        loadError = { ...f.data, file: f.data.file === null ? null : sourceOf(f.data.file) };
+        events.push({ event: 'load_error', detail: cap(describeLoadError(loadError)) });
+        flags.push({ code: 'submission.load_error', severity: 'warning', message: cap(describeLoadError(loadError)) });
         break;
       case 'start':
         started.add(keyOf(f.data));
@@ -84,8 +102,18 @@ export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): In
   }
   noteOutcome(run, complete, events, flags);
   const inFlight = [...started].filter((k) => !results.has(k));
-  return { results, events, flags, complete, inFlight, untrusted };
+  return { results, events, flags, complete, inFlight, untrusted, loadError };
 }
+
+/** Where the submission's own file failed and why, in one line: `leap.py, line 2: SyntaxError: expected ':'`. */
+export function describeLoadError(e: LoadError): string {
+  const where = e.file === null ? 'the submission' : e.line === null ? e.file : `${e.file}, line ${e.line}`;
+  return `${where}: ${e.message}`;
+}
+
+/** What every test that could not run says: a short reference to the one load error. */
+const notLoaded = (e: LoadError): string =>
+  `not run: the submission did not load (${e.file === null ? 'see its load error' : e.line === null ? e.file : `${e.file}, line ${e.line}`})`;
 
 function groupByFile(expected: readonly ExpectedTest[]): Map<string, ExpectedTest[]> {
   const m = new Map<string, ExpectedTest[]>();
@@ -99,10 +127,13 @@ function checkCollected(
   byFile: Map<string, ExpectedTest[]>,
   results: Map<string, Observed>,
   flags: Omit<Flag, 'evidence'>[],
+  loadError: LoadError | null,
 ): string | null {
   const want = byFile.get(d.file) ?? [];
   if (d.error) {
-    for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message: cap(d.error) });
+    // A test file the submission kept from loading says so in one line; the reason is the load error, told once.
+    const message = loadError ? notLoaded(loadError) : cap(d.error);
+    for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message });
     return null;
   }
   const got = d.tests;

@@ -53,6 +53,7 @@ export function toTestResults(
 const FLAG_EVENTS: Record<string, SandboxEvent['event'][]> = {
   'sandbox.process_exit': ['process_exit'],
   'sandbox.early_exit': ['incomplete'],
+  'submission.load_error': ['load_error'],
 };
 /** Each flag cites the events that show it: its own tampering events, or its kind of sandbox event. */
 function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readonly SandboxEvent[]): Flag[] {

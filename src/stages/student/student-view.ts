@@ -40,6 +40,7 @@ const EVENT_TEXT: Record<SandboxEvent['event'], string | null> = {
   process_exit: 'Your code tried to exit the process while the tests ran.',
   blocked_module: 'Your code loaded a module that is not available here.',
   resumed: null,
+  load_error: 'Your code did not load: see the error in your own file below.',
   attempt:
     'Your code tried to reach something outside its own folder (files, the environment, other processes or the network); the sandbox kept it from anything but its own.',
 };
