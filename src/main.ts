@@ -29,6 +29,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   serve: () => import('./commands/serve.js'),
   worker: () => import('./commands/worker.js'),
   history: brief(() => import('./commands/history.js')),
+  override: brief(() => import('./commands/override.js')),
 };
 
 /** The commands' names (the build records them beside the bundle: bin/evigrade.js keeps a code cache for each). */

@@ -210,10 +210,19 @@ export function parseReportArgs(argv: string[]): {
   maxPoints: number;
   to: LmsTarget | null;
   roster: string | null;
+  students: { out: string; release: boolean } | null;
 } {
   const { values, positionals } = parse(argv, REPORT);
   const [outDir, ...extra] = positionals;
   if (outDir === undefined || extra.length > 0) return usage(usageOf('report'));
+  if (values.for !== undefined && values.for !== 'students')
+    usage(`report: --for takes "students", got "${values.for}"`);
+  if ((values.for === 'students') !== (values.out !== undefined))
+    usage(
+      'report: --for students and --out <student-dir> go together (the student pages are written to <student-dir>)',
+    );
+  if (values.release && values.for === undefined)
+    usage('report: --release goes with --for students (it releases the after_due tests in the student pages)');
   const to = values.to === undefined ? null : oneOf('report: --to', LMS_TARGETS, values.to);
   if (values.roster !== undefined && to === null)
     usage('report: --roster goes with --to (it adds the students with no submission to the import file)');
@@ -222,6 +231,7 @@ export function parseReportArgs(argv: string[]): {
     maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000),
     to,
     roster: values.roster ?? null,
+    students: values.out === undefined ? null : { out: values.out, release: values.release === true },
   };
 }
 

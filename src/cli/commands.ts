@@ -117,6 +117,9 @@ export const REPORT = {
       arg: '<roster.csv>',
       describe: 'with --to: add a row for each student with no submission',
     },
+    for: { type: 'string', arg: 'students', describe: 'with --out: write a page and a JSON per student' },
+    out: { type: 'string', arg: '<student-dir>', describe: 'with --for students: where the student pages go' },
+    release: { type: 'boolean', describe: 'with --for students: release the after_due tests in the student pages' },
   },
 } as const satisfies CommandDecl;
 
@@ -188,6 +191,19 @@ export const HISTORY = {
   },
 } as const satisfies CommandDecl;
 
+export const OVERRIDE = {
+  usage: '<out-dir> --submission ID --item ID --applies yes|no --why TEXT',
+  summary: "record an instructor's decision on one rubric item; the report, summary and grades are written again",
+  options: {
+    submission: { type: 'string', arg: 'ID', describe: 'the submission (its report file name; required)' },
+    item: { type: 'string', arg: 'ID', describe: 'the rubric item (required)' },
+    applies: { type: 'string', arg: 'yes|no', describe: 'whether the item applies (required)' },
+    why: { type: 'string', arg: 'TEXT', describe: 'the reason, kept with the decision (required)' },
+    by: { type: 'string', arg: 'WHO', describe: 'who decided (default: the user running the command)' },
+    db: DB,
+  },
+} as const satisfies CommandDecl;
+
 /** Every command, in the order `--help` lists them. */
 export const COMMAND_DECLS = {
   grade: GRADE,
@@ -198,6 +214,7 @@ export const COMMAND_DECLS = {
   serve: SERVE,
   worker: WORKER,
   history: HISTORY,
+  override: OVERRIDE,
 } as const satisfies Record<string, CommandDecl>;
 
 export type CommandName = keyof typeof COMMAND_DECLS;

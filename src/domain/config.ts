@@ -15,6 +15,8 @@ export const ConfigSchema = z
         max_backoff_ms: z.number().int().min(0).max(300_000).default(10_000),
         /** Where answers are kept; by default `judge/` in the grader's cache (runtime/cache.ts). */
         cache_dir: z.string().min(1).optional(),
+        /** Answers asked of each judge (different seeds); their agreement is reported and decides items. */
+        samples: z.number().int().min(1).max(9).default(1),
       })
       .strict()
       .prefault({}),
