@@ -1,6 +1,7 @@
 // The entry: the command table, help and exit codes. A command's module (and everything it needs: the
 // sandbox, ESLint's pool, fastify, BullMQ) is loaded only when that command runs, so `--help` and a usage
 // error cost a bare Node start. Wiring of concrete adapters lives in src/commands/ (the composition root).
+import { commandHelp, commandsOverview, COMMAND_DECLS, type CommandName } from './cli/commands.js';
 import { EXIT } from './cli/exit.js';
 import { exitCodesText } from './domain/exit-codes.js';
 
@@ -19,7 +20,7 @@ const brief = (load: () => Promise<Command>) => async (): Promise<Command> => {
   return load();
 };
 
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   grade: brief(() => import('./commands/grade.js')),
   'check-rubric': brief(() => import('./commands/check-rubric.js')),
   sandbox: brief(() => import('./commands/sandbox.js')),
@@ -36,40 +37,16 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 const HELP = `evigrade — evidence-grounded code grading
 
-  evigrade grade <submissions-dir|download.zip> --rubric <rubric.yaml> --out <dir>
-        [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all]
-        [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
-        [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
-        [--queue redis://host:port] [--db <postgres://…|folder>] [--log json]
-  evigrade check-rubric <rubric.yaml>
-  evigrade sandbox build            (imports the Docker image from the job root file system)
-  evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
-        [--for students --out <student-dir> [--release]]   (a page and a JSON per student)
-  evigrade verify <report.json|out-dir> [--rubric <rubric.yaml> --submission <path>]
-  evigrade verify --history --db <postgres://…|folder>
-  evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
-        [--queue redis://host:port] [--db <postgres://…|folder>]
-  evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
-  evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--flagged] [--verify]
-        [--diff A --diff B] [--batches] [--export BATCH --out DIR]
-  evigrade override <out-dir> --submission ID --item ID --applies yes|no --why TEXT [--by WHO]
-        [--db <postgres://…|folder>]
+${commandsOverview()}
 
-  With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
-  \`evigrade worker\` processes; reports are still written here, once.
+  \`evigrade <command> --help\` describes every option of a command. With --queue (or queue.url in the config,
+  or EVIGRADE_QUEUE) grading runs on \`evigrade worker\` processes; reports are still written here, once.
 
 ${exitCodesText()}`;
 
-const isHelp = (a: string | undefined): boolean => a === '--help' || a === '-h' || a === 'help';
+const isCommand = (cmd: string): cmd is CommandName => Object.hasOwn(COMMAND_DECLS, cmd);
 
-/** The help lines of one command (its usage and continuation lines). */
-function commandHelp(cmd: string): string {
-  const lines = HELP.split('\n');
-  const i = lines.findIndex((l) => l.startsWith(`  evigrade ${cmd} `) || l === `  evigrade ${cmd}`);
-  const own = [lines[i] as string];
-  for (let j = i + 1; j < lines.length && /^ {8}/.test(lines[j] as string); j++) own.push(lines[j] as string);
-  return `usage:\n${own.join('\n')}\n`;
-}
+const isHelp = (a: string | undefined): boolean => a === '--help' || a === '-h' || a === 'help';
 
 export async function run(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -77,9 +54,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return cmd ? EXIT.ok : EXIT.usage;
   }
-  const load = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
-  if (load && rest.some(isHelp)) {
-    process.stdout.write(commandHelp(cmd));
+  const name = isCommand(cmd) ? cmd : null;
+  const load = name ? COMMANDS[name] : undefined;
+  if (name && rest.some(isHelp)) {
+    process.stdout.write(commandHelp(name));
     return EXIT.ok;
   }
   try {

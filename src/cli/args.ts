@@ -1,8 +1,21 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { EvigradeError } from '../domain/errors.js';
-import { SANDBOX_CHOICES, type SandboxChoice } from '../adapters/sandbox/registry.js';
+import type { SandboxChoice } from '../adapters/sandbox/registry.js';
+import { ATTEMPT_CHOICES, LMS_SYSTEMS, LMS_TARGETS, SANDBOX_CHOICES } from '../domain/choices.js';
+import {
+  COMMAND_DECLS,
+  GRADE,
+  CHECK_RUBRIC,
+  HISTORY,
+  REPORT,
+  SERVE,
+  VERIFY,
+  WORKER,
+  type CommandDecl,
+  type CommandName,
+} from './commands.js';
 import { JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
-import { LMS_SYSTEMS, LMS_TARGETS, type AttemptChoice, type LmsSystem, type LmsTarget } from '../domain/lms.js';
+import type { AttemptChoice, LmsSystem, LmsTarget } from '../domain/lms.js';
 
 export interface GradeArgs {
   readonly submissions: string;
@@ -34,60 +47,42 @@ const usage = (msg: string): never => {
   throw new EvigradeError('USAGE', msg);
 };
 
-function parse(
-  argv: string[],
-  options: NonNullable<ParseArgsConfig['options']>,
-): { values: Record<string, unknown>; positionals: string[] } {
+/** A command's arguments, read against its declaration (cli/commands.ts): the values typed as declared. */
+function parse<O extends CommandDecl['options']>(argv: string[], decl: { readonly options: O }) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: argv, options: decl.options, allowPositionals: true, strict: true });
   } catch (e) {
     return usage((e as Error).message);
   }
 }
 
+/** The usage line of a command, as its --help prints it. */
+const usageOf = (name: CommandName): string =>
+  `usage: evigrade ${name} ${COMMAND_DECLS[name].usage} (evigrade ${name} --help)`;
+
 export function parseGradeArgs(argv: string[], defaultConcurrency: number): GradeArgs {
-  const { values, positionals } = parse(argv, {
-    rubric: { type: 'string' },
-    out: { type: 'string' },
-    concurrency: { type: 'string' },
-    sandbox: { type: 'string' },
-    force: { type: 'boolean' },
-    'no-llm': { type: 'boolean' },
-    'unsafe-no-sandbox': { type: 'boolean' },
-    config: { type: 'string' },
-    'judge-endpoint': { type: 'string', multiple: true },
-    'judge-model': { type: 'string', multiple: true },
-    queue: { type: 'string' },
-    db: { type: 'string' },
-    from: { type: 'string' },
-    attempts: { type: 'string' },
-    // --log json: one JSON log line per event on stderr (for machines), in place of the progress bar
-    log: { type: 'string' },
-  });
-  if (positionals.length !== 1)
-    usage(
-      'usage: evigrade grade <submissions-dir|archive.zip> [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all] --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]',
-    );
-  const rubric = values.rubric;
-  const out = values.out;
-  if (typeof rubric !== 'string') usage('grade: --rubric <rubric.yaml> is required');
-  if (typeof out !== 'string') usage('grade: --out <dir> is required');
+  const { values, positionals } = parse(argv, GRADE);
+  const [submissions, ...extra] = positionals;
+  if (submissions === undefined || extra.length > 0) return usage(usageOf('grade'));
+  const { rubric, out } = values;
+  if (rubric === undefined) return usage('grade: --rubric <rubric.yaml> is required');
+  if (out === undefined) return usage('grade: --out <dir> is required');
   const concurrency = values.concurrency === undefined ? defaultConcurrency : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
     usage(`grade: --concurrency must be an integer from 1 to 256, got "${String(values.concurrency)}"`);
   return {
-    submissions: positionals[0] as string,
-    rubric: rubric as string,
-    out: out as string,
+    submissions,
+    rubric,
+    out,
     concurrency,
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
     force: values.force === true,
     noLlm: values['no-llm'] === true,
-    config: typeof values.config === 'string' ? values.config : null,
-    judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
+    config: values.config ?? null,
+    judges: judgeFlags(values['judge-endpoint'], values['judge-model']),
     queueUrl: queueUrl('grade', values.queue),
-    db: typeof values.db === 'string' ? values.db : null,
-    ...lmsFlags(positionals[0] as string, values.from, values.attempts),
+    db: values.db ?? null,
+    ...lmsFlags(submissions, values.from, values.attempts),
     log: logFormat('grade', values.log),
   };
 }
@@ -100,21 +95,22 @@ function logFormat(cmd: string, value: unknown): LogFormat | null {
 
 function lmsFlags(
   path: string,
-  from: unknown,
-  attempts: unknown,
+  from: string | undefined,
+  attempts: string | undefined,
 ): { from: LmsSystem | 'auto' | null; attempts: AttemptChoice } {
-  const choices = [...LMS_SYSTEMS, 'auto'];
-  if (from !== undefined && !choices.includes(String(from)))
-    usage(`grade: --from must be one of ${choices.join(', ')}, got "${String(from)}"`);
-  if (attempts !== undefined && attempts !== 'latest' && attempts !== 'all')
-    usage(`grade: --attempts must be latest or all, got "${String(attempts)}"`);
-  const f = (from as LmsSystem | 'auto' | undefined) ?? (/\.zip$/i.test(path) ? 'auto' : null);
-  if (f === null && attempts !== undefined) usage('grade: --attempts applies to an LMS download (--from)');
-  return { from: f, attempts: (attempts as AttemptChoice | undefined) ?? 'latest' };
+  const system =
+    from === undefined
+      ? /\.zip$/i.test(path)
+        ? 'auto'
+        : null
+      : oneOf('grade: --from', [...LMS_SYSTEMS, 'auto'], from);
+  const each = attempts === undefined ? 'latest' : oneOf('grade: --attempts', ATTEMPT_CHOICES, attempts);
+  if (system === null && attempts !== undefined) usage('grade: --attempts applies to an LMS download (--from)');
+  return { from: system, attempts: each };
 }
 
 /** --queue takes a redis:// URL (the wait list of `serve` is --backlog). */
-function queueUrl(cmd: string, v: unknown): string | null {
+function queueUrl(cmd: string, v: string | undefined): string | null {
   if (v === undefined) return null;
   const s = String(v);
   if (/^\d+$/.test(s))
@@ -126,39 +122,33 @@ function queueUrl(cmd: string, v: unknown): string | null {
 /** --judge-endpoint URL --judge-model NAME, repeatable: the i-th model goes with the i-th endpoint. */
 export function judgeFlags(endpoints: string[] | undefined, models: string[] | undefined): JudgeSpec[] | null {
   if (!endpoints?.length && !models?.length) return null;
-  if ((endpoints?.length ?? 0) !== (models?.length ?? 0))
-    usage('--judge-endpoint and --judge-model come in pairs (one model per endpoint)');
-  return (endpoints as string[]).map((endpointUrl, i) => {
-    const parsed = JudgeSpecSchema.safeParse({ endpointUrl, model: (models as string[])[i] });
+  if (endpoints === undefined || models === undefined || endpoints.length !== models.length)
+    return usage('--judge-endpoint and --judge-model come in pairs (one model per endpoint)');
+  return endpoints.map((endpointUrl, i) => {
+    const parsed = JudgeSpecSchema.safeParse({ endpointUrl, model: models[i] });
     if (!parsed.success)
-      usage(
+      return usage(
         `--judge-endpoint ${endpointUrl}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
       );
-    return parsed.data as JudgeSpec;
+    return parsed.data;
   });
 }
 
-export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
+export function sandboxChoice(value: string | undefined, unsafe: boolean): SandboxChoice {
   if (unsafe) {
     if (value !== undefined) usage('--unsafe-no-sandbox cannot be combined with --sandbox');
     return 'unsafe';
   }
-  const v = value ?? process.env.EVIGRADE_SANDBOX ?? 'auto';
-  if (!(SANDBOX_CHOICES as readonly unknown[]).includes(v))
-    usage(`--sandbox must be one of ${SANDBOX_CHOICES.join(', ')}, got "${String(v)}"`);
-  return v as SandboxChoice;
+  return oneOf('--sandbox', SANDBOX_CHOICES, value ?? process.env.EVIGRADE_SANDBOX ?? 'auto');
 }
 
 export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice } {
-  const { values, positionals } = parse(argv, {
-    sandbox: { type: 'string' },
-    'unsafe-no-sandbox': { type: 'boolean' },
-  });
+  const { values, positionals } = parse(argv, CHECK_RUBRIC);
   // check-rubric grades the reference deterministically: no judge is asked.
-  if (positionals.length !== 1)
-    usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|docker|bwrap|unshare]');
+  const [rubric, ...extra] = positionals;
+  if (rubric === undefined || extra.length > 0) return usage(usageOf('check-rubric'));
   return {
-    rubric: positionals[0] as string,
+    rubric,
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
   };
 }
@@ -179,7 +169,7 @@ export interface ServeArgs {
   readonly db: string | null;
 }
 
-const intArg = (name: string, v: unknown, dflt: number, min: number, max: number): number => {
+const intArg = (name: string, v: string | undefined, dflt: number, min: number, max: number): number => {
   if (v === undefined) return dflt;
   const n = Number(v);
   if (!Number.isInteger(n) || n < min || n > max)
@@ -188,40 +178,23 @@ const intArg = (name: string, v: unknown, dflt: number, min: number, max: number
 };
 
 export function parseServeArgs(argv: string[], defaultConcurrency: number): ServeArgs {
-  const { values, positionals } = parse(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    rubrics: { type: 'string' },
-    data: { type: 'string' },
-    concurrency: { type: 'string' },
-    backlog: { type: 'string' },
-    queue: { type: 'string' },
-    sandbox: { type: 'string' },
-    'unsafe-no-sandbox': { type: 'boolean' },
-    'no-llm': { type: 'boolean' },
-    config: { type: 'string' },
-    'judge-endpoint': { type: 'string', multiple: true },
-    'judge-model': { type: 'string', multiple: true },
-    db: { type: 'string' },
-  });
-  if (positionals.length || typeof values.rubrics !== 'string')
-    usage(
-      'usage: evigrade serve --port N --rubrics <dir> [--host 127.0.0.1] [--data <dir>] [--concurrency N] [--backlog N] [--queue redis://host:port]',
-    );
+  const { values, positionals } = parse(argv, SERVE);
+  const { rubrics } = values;
+  if (positionals.length || rubrics === undefined) return usage(usageOf('serve'));
   const concurrency = intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256);
   return {
     port: intArg('port', values.port, 8080, 0, 65535),
-    host: typeof values.host === 'string' ? values.host : '127.0.0.1',
-    rubrics: values.rubrics as string,
-    data: typeof values.data === 'string' ? values.data : '.evigrade-data',
+    host: values.host ?? '127.0.0.1',
+    rubrics,
+    data: values.data ?? '.evigrade-data',
     concurrency,
     backlog: intArg('backlog', values.backlog, concurrency * 4, 0, 100_000),
     queueUrl: queueUrl('serve', values.queue),
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
     noLlm: values['no-llm'] === true,
-    config: typeof values.config === 'string' ? values.config : null,
-    judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),
-    db: typeof values.db === 'string' ? values.db : null,
+    config: values.config ?? null,
+    judges: judgeFlags(values['judge-endpoint'], values['judge-model']),
+    db: values.db ?? null,
   };
 }
 
@@ -233,22 +206,14 @@ export interface WorkerArgs {
 }
 
 export function parseWorkerArgs(argv: string[], defaultConcurrency: number): WorkerArgs {
-  const { values, positionals } = parse(argv, {
-    queue: { type: 'string' },
-    concurrency: { type: 'string' },
-    sandbox: { type: 'string' },
-    config: { type: 'string' },
-  });
-  if (positionals.length)
-    usage(
-      'usage: evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--config file]',
-    );
+  const { values, positionals } = parse(argv, WORKER);
+  if (positionals.length) return usage(usageOf('worker'));
   return {
     queueUrl: queueUrl('worker', values.queue),
     concurrency: intArg('concurrency', values.concurrency, defaultConcurrency, 1, 256),
     // A worker never runs jobs unsandboxed: --unsafe-no-sandbox is not offered here.
     sandbox: sandboxChoice(values.sandbox, false),
-    config: typeof values.config === 'string' ? values.config : null,
+    config: values.config ?? null,
   };
 }
 
@@ -259,36 +224,26 @@ export function parseReportArgs(argv: string[]): {
   roster: string | null;
   students: { out: string; release: boolean } | null;
 } {
-  const { values, positionals } = parse(argv, {
-    'max-points': { type: 'string' },
-    to: { type: 'string' },
-    roster: { type: 'string' },
-    for: { type: 'string' },
-    out: { type: 'string' },
-    release: { type: 'boolean' },
-  });
-  if (positionals.length !== 1)
-    usage(
-      'usage: evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv] [--for students --out <student-dir> [--release]]',
-    );
+  const { values, positionals } = parse(argv, REPORT);
+  const [outDir, ...extra] = positionals;
+  if (outDir === undefined || extra.length > 0) return usage(usageOf('report'));
   if (values.for !== undefined && values.for !== 'students')
-    usage(`report: --for takes "students", got "${String(values.for)}"`);
-  if ((values.for === 'students') !== (typeof values.out === 'string'))
+    usage(`report: --for takes "students", got "${values.for}"`);
+  if ((values.for === 'students') !== (values.out !== undefined))
     usage(
       'report: --for students and --out <student-dir> go together (the student pages are written to <student-dir>)',
     );
   if (values.release && values.for === undefined)
     usage('report: --release goes with --for students (it releases the after_due tests in the student pages)');
-  if (values.to !== undefined && !(LMS_TARGETS as readonly unknown[]).includes(values.to))
-    usage(`report: --to must be one of ${LMS_TARGETS.join(', ')}, got "${String(values.to)}"`);
-  if (values.roster !== undefined && values.to === undefined)
+  const to = values.to === undefined ? null : oneOf('report: --to', LMS_TARGETS, values.to);
+  if (values.roster !== undefined && to === null)
     usage('report: --roster goes with --to (it adds the students with no submission to the import file)');
   return {
-    outDir: positionals[0] as string,
+    outDir,
     maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000),
-    to: (values.to as LmsTarget | undefined) ?? null,
-    roster: typeof values.roster === 'string' ? values.roster : null,
-    students: typeof values.out === 'string' ? { out: values.out, release: values.release === true } : null,
+    to,
+    roster: values.roster ?? null,
+    students: values.out === undefined ? null : { out: values.out, release: values.release === true },
   };
 }
 
@@ -298,19 +253,15 @@ export function parseVerifyArgs(argv: string[]): {
   submission: string | null;
   sandbox: SandboxChoice;
 } {
-  const { values, positionals } = parse(argv, {
-    rubric: { type: 'string' },
-    submission: { type: 'string' },
-    sandbox: { type: 'string' },
-  });
-  if (positionals.length !== 1)
-    usage('usage: evigrade verify <report.json|out-dir> [--rubric <rubric.yaml> --submission <path>]');
-  if ((typeof values.rubric === 'string') !== (typeof values.submission === 'string'))
+  const { values, positionals } = parse(argv, VERIFY);
+  const [report, ...extra] = positionals;
+  if (report === undefined || extra.length > 0) return usage(usageOf('verify'));
+  if ((values.rubric === undefined) !== (values.submission === undefined))
     usage('verify: --rubric and --submission go together (they re-run the deterministic part)');
   return {
-    report: positionals[0] as string,
-    rubric: typeof values.rubric === 'string' ? values.rubric : null,
-    submission: typeof values.submission === 'string' ? values.submission : null,
+    report,
+    rubric: values.rubric ?? null,
+    submission: values.submission ?? null,
     sandbox: sandboxChoice(values.sandbox, false),
   };
 }
@@ -334,41 +285,35 @@ export interface HistoryArgs {
 }
 
 export function parseHistoryArgs(argv: string[]): HistoryArgs {
-  const { values, positionals } = parse(argv, {
-    db: { type: 'string' },
-    config: { type: 'string' },
-    rubric: { type: 'string' },
-    submission: { type: 'string' },
-    flag: { type: 'string' },
-    flagged: { type: 'boolean' },
-    verify: { type: 'boolean' },
-    diff: { type: 'string', multiple: true },
-    batches: { type: 'boolean' },
-    export: { type: 'string' },
-    out: { type: 'string' },
-  });
-  if (positionals.length > 0)
-    usage(
-      `history: unexpected argument "${positionals[0]}" (usage: evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--flagged] [--verify] [--diff A --diff B] [--batches] [--export BATCH --out DIR])`,
-    );
-  if ((typeof values.export === 'string') !== (typeof values.out === 'string'))
+  const { values, positionals } = parse(argv, HISTORY);
+  if (positionals.length > 0) usage(`history: unexpected argument "${positionals[0]}" (${usageOf('history')})`);
+  if ((values.export === undefined) !== (values.out === undefined))
     usage('history: --export BATCH and --out DIR go together');
-  const diff = values.diff as string[] | undefined;
-  const ids = diff?.map(Number);
-  if (ids && (ids.length !== 2 || !ids.every((n) => Number.isInteger(n) && n > 0)))
-    usage(`history: --diff takes two grading ids (--diff 3 --diff 7), got ${diff?.join(', ')}`);
-  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   return {
-    db: str(values.db),
-    config: str(values.config),
-    rubric: str(values.rubric),
-    submission: str(values.submission),
-    flag: str(values.flag),
+    db: values.db ?? null,
+    config: values.config ?? null,
+    rubric: values.rubric ?? null,
+    submission: values.submission ?? null,
+    flag: values.flag ?? null,
     flagged: values.flagged === true,
     verify: values.verify === true,
-    diff: ids ? [ids[0] as number, ids[1] as number] : null,
+    diff: values.diff === undefined ? null : diffIds(values.diff),
     batches: values.batches === true,
-    export: str(values.export),
-    out: str(values.out),
+    export: values.export ?? null,
+    out: values.out ?? null,
   };
+}
+
+/** --diff A --diff B: two grading ids. */
+function diffIds(diff: readonly string[]): readonly [number, number] {
+  const [a, b, ...more] = diff.map(Number);
+  if (a === undefined || b === undefined || more.length > 0 || ![a, b].every((n) => Number.isInteger(n) && n > 0))
+    return usage(`history: --diff takes two grading ids (--diff 3 --diff 7), got ${diff.join(', ')}`);
+  return [a, b];
+}
+
+/** `value` if it is one of `choices`, typed as one; else a usage error naming them. */
+function oneOf<T extends string>(what: string, choices: readonly T[], value: string): T {
+  const found = choices.find((c) => c === value);
+  return found ?? usage(`${what} must be one of ${choices.join(', ')}, got "${value}"`);
 }

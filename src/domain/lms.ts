@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
-/** The learning-management systems whose bulk downloads `grade --from` reads. */
-export const LMS_SYSTEMS = ['canvas', 'moodle', 'blackboard', 'gradescope'] as const;
+import { LMS_SYSTEMS, LMS_TARGETS, type ATTEMPT_CHOICES } from './choices.js';
+
+export { LMS_SYSTEMS, LMS_TARGETS };
 export type LmsSystem = (typeof LMS_SYSTEMS)[number];
-/** Systems `report --to` writes an import file for (`csv`: a plain id,name,points,feedback sheet). */
-export const LMS_TARGETS = ['canvas', 'moodle', 'blackboard', 'csv'] as const;
 export type LmsTarget = (typeof LMS_TARGETS)[number];
 
 /**
@@ -30,7 +29,7 @@ export const LmsIdentitySchema = z
 export type LmsIdentity = z.infer<typeof LmsIdentitySchema>;
 
 /** `--attempts`: the latest attempt per student, or every attempt as its own submission. */
-export type AttemptChoice = 'latest' | 'all';
+export type AttemptChoice = (typeof ATTEMPT_CHOICES)[number];
 
 /** One entry of an archive or download folder, before any LMS naming is undone. */
 export interface RawEntry {

@@ -1,3 +1,4 @@
+import { SANDBOX_CHOICES } from '../../domain/choices.js';
 import { rmSync } from 'node:fs';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
@@ -20,7 +21,7 @@ import { unshare } from './unshare.js';
 /** Every backend, keyed by id; adding one is one file and one line. */
 export const BACKENDS = { docker: dockerDef, bwrap, unshare, unsafe } satisfies Record<BackendId, BackendDef>;
 export type ProcessBackendId = keyof typeof BACKENDS;
-export const SANDBOX_CHOICES = ['auto', 'docker', 'bwrap', 'unshare'] as const;
+export { SANDBOX_CHOICES };
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
 /**
  * `auto` (docs/sandboxes.md): the strongest isolation tier available, and within it the backend that meets the
