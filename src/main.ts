@@ -22,6 +22,7 @@ const brief = (load: () => Promise<Command>) => async (): Promise<Command> => {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   grade: brief(() => import('./commands/grade.js')),
   'check-rubric': brief(() => import('./commands/check-rubric.js')),
+  audit: brief(() => import('./commands/audit.js')),
   sandbox: brief(() => import('./commands/sandbox.js')),
   report: brief(() => import('./commands/report.js')),
   verify: brief(() => import('./commands/verify.js')),
@@ -40,7 +41,8 @@ const HELP = `evigrade — evidence-grounded code grading
         [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--unsafe-no-sandbox]
         [--no-llm] [--judge-endpoint URL --judge-model NAME]... [--config evigrade.config.yaml]
         [--queue redis://host:port] [--db <postgres://…|folder>]
-  evigrade check-rubric <rubric.yaml>
+  evigrade check-rubric <rubric.yaml> [--audit]
+  evigrade audit <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]

@@ -135,17 +135,46 @@ export function sandboxChoice(value: unknown, unsafe: boolean): SandboxChoice {
   return v as SandboxChoice;
 }
 
-export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice } {
+export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice; audit: boolean } {
   const { values, positionals } = parse(argv, {
     sandbox: { type: 'string' },
     'unsafe-no-sandbox': { type: 'boolean' },
+    audit: { type: 'boolean' },
   });
   // check-rubric grades the reference deterministically: no judge is asked.
   if (positionals.length !== 1)
-    usage('usage: evigrade check-rubric <rubric.yaml> [--sandbox auto|docker|bwrap|unshare]');
+    usage('usage: evigrade check-rubric <rubric.yaml> [--audit] [--sandbox auto|docker|bwrap|unshare]');
+  const audit = values.audit === true;
+  // An audit runs mutants of the reference: never without a sandbox.
+  if (audit && values['unsafe-no-sandbox'] === true) usage('--audit cannot be combined with --unsafe-no-sandbox');
   return {
     rubric: positionals[0] as string,
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
+    audit,
+  };
+}
+
+export interface AuditArgs {
+  readonly rubric: string;
+  readonly out: string;
+  readonly concurrency: number;
+  readonly sandbox: SandboxChoice;
+}
+
+/** `evigrade audit <rubric.yaml> --out <dir>`: no --unsafe-no-sandbox (the mutants are code nobody reviewed). */
+export function parseAuditArgs(argv: string[], cores: number): AuditArgs {
+  const { values, positionals } = parse(argv, {
+    out: { type: 'string' },
+    concurrency: { type: 'string' },
+    sandbox: { type: 'string' },
+  });
+  if (positionals.length !== 1 || typeof values.out !== 'string')
+    usage('usage: evigrade audit <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare]');
+  return {
+    rubric: positionals[0] as string,
+    out: values.out as string,
+    concurrency: intArg('concurrency', values.concurrency, cores, 1, 64),
+    sandbox: sandboxChoice(values.sandbox, false),
   };
 }
 

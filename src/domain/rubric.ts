@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LANGUAGE_NAMES } from './languages.js';
 import { JudgeSpecSchema } from './judge.js';
 import { LintSpecSchema } from './lint.js';
+import { AuditSpecSchema } from './audit.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -148,6 +149,8 @@ export const RubricSchema = z
     builtins: z.array(z.enum(GRANTABLE_BUILTINS)).optional(),
     /** A judge chain for this rubric only (overrides the configuration's). */
     judges: z.array(JudgeSpecSchema).min(1).optional(),
+    /** `evigrade audit`: mutant ids to ignore (each with a reason) and the flakiness repeats. */
+    audit: AuditSpecSchema.optional(),
   })
   .strict();
 
