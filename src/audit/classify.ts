@@ -58,14 +58,14 @@ export const referenceFailures = (run: AttemptState, expected: readonly Expected
     .map(testName);
 
 /**
- * A mutant's budgets, from the reference's slowest run (job wall time, which is never below its own time) and its
+ * A mutant's budgets, from the reference's quickest run (job wall time, which is never below its own time) and its
  * slowest test: a mutant that loops forever is stopped in a few times the reference's time, never more than the
  * rubric allows.
  */
 export function mutantLimits(limits: Limits, refWallMs: number, refSlowestTestMs: number): Limits {
   return {
     ...limits,
-    timeout_ms: Math.min(limits.timeout_ms, Math.max(2_000, Math.ceil(4 * refWallMs))),
+    timeout_ms: Math.min(limits.timeout_ms, Math.max(2_000, Math.ceil(3 * refWallMs))),
     test_timeout_ms: Math.min(limits.test_timeout_ms, Math.max(1_000, Math.ceil(10 * refSlowestTestMs + 500))),
   };
 }

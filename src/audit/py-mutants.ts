@@ -125,8 +125,15 @@ const RULES: Record<string, (n: Node, emit: Emit) => void> = {
     emit(cond, 'conditional', 'ConditionalExpression', 'False');
   },
   block(n, emit) {
-    const onlyPass = n.namedChildCount === 1 && named(n)[0]?.type === 'pass_statement';
-    if (!onlyPass && n.parent?.type !== 'class_definition') emit(n, 'block', 'BlockStatement', 'pass');
+    // The body emptied (a docstring kept: it is not code); a class body is left, as StrykerJS leaves classes.
+    const stmts = named(n).filter((c) => c.type !== 'comment');
+    const first = stmts[0]?.type === 'expression_statement' && stmts[0].namedChildren[0]?.type === 'string' ? 1 : 0;
+    const body = stmts.slice(first);
+    const onlyPass = body.length === 1 && body[0]?.type === 'pass_statement';
+    const from = body[0];
+    const to = body[body.length - 1];
+    if (from && to && !onlyPass && n.parent?.type !== 'class_definition')
+      emit({ startIndex: from.startIndex, endIndex: to.endIndex }, 'block', 'BlockStatement', 'pass');
   },
   list: (n, emit) => void (n.namedChildCount > 0 && emit(n, 'array', 'ArrayDeclaration', '[]')),
   dictionary: (n, emit) => void (n.namedChildCount > 0 && emit(n, 'object', 'ObjectLiteral', '{}')),

@@ -76,7 +76,8 @@ async function timedRun(
   opts: RunOptions = {},
 ): Promise<Timed> {
   const t0 = performance.now();
-  const state = await runHiddenTests(sub, rubric, expected, { sandbox, maxResumes: 2 }, opts);
+  // A mutant's run ends at its first failure: a test that takes the job down decides it, so no resumption.
+  const state = await runHiddenTests(sub, rubric, expected, { sandbox, maxResumes: opts.stopAtFirstFailure ? 0 : 2 }, opts);
   return { state, wallMs: Math.round(performance.now() - t0) };
 }
 
@@ -105,7 +106,8 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
   const refs = await referenceRuns(rubric, ref, expected, ports);
   const k = refs.length / 2;
   // Budgets from the unloaded runs: the loaded ones are there to find flaky tests, not to set limits.
-  const limits = mutantLimits(rubric.spec.limits, Math.max(...refs.slice(0, k).map((r) => r.wallMs)), slowestTest(refs.slice(0, k).map((r) => r.state)));
+  // The quickest unloaded run: the least disturbed by other work on the machine (the job clock then counts own time).
+  const limits = mutantLimits(rubric.spec.limits, Math.min(...refs.slice(0, k).map((r) => r.wallMs)), slowestTest(refs.slice(0, k).map((r) => r.state)));
   const coverage: Coverage = await measureCoverage(rubric, ref, expected, ports.sandbox);
   const referenceMs = Math.round(performance.now() - t0);
   const sites = await mutantsOf(rubric, ref);
