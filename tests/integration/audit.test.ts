@@ -5,6 +5,11 @@ import { firstBackend, inlineRubric, inlineSubmission, sandboxFor } from '../hel
 import { auditRubric } from '../../src/audit/run.js';
 import { AuditReportSchema } from '../../src/domain/audit.js';
 import type { Sandbox } from '../../src/adapters/sandbox/registry.js';
+import { standardReport } from '../../src/audit/standard.js';
+import { schema as standardSchema } from 'mutation-testing-report-schema';
+import { calculateMutationTestMetrics } from 'mutation-testing-metrics';
+// ajv (draft-07, as the shared schema is written) comes with the toolchain; only this test uses it.
+import Ajv from 'ajv';
 
 const LEAP_JS = 'export const isLeap = (year) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);\n';
 const jsSuite = (years: [number, boolean][]): string =>
@@ -55,6 +60,15 @@ describe('evigrade audit (JavaScript)', () => {
       ref,
       ports(),
     );
+    // The shared format: valid against its own schema, and its metrics library computes the same score.
+    const standard = standardReport(weak.report, weak.sources, weak.tests);
+    const validate = new Ajv({ schemaId: 'auto' }).compile(standardSchema);
+    expect(validate(standard) ? [] : validate.errors).toEqual([]);
+    const metrics = calculateMutationTestMetrics(standard).systemUnderTestMetrics.metrics;
+    expect(metrics.survived).toBe(weak.report.counts.survived);
+    // Its score counts timeouts as detected: (killed + timeout) / (killed + timeout + survived).
+    const c = weak.report.counts;
+    expect(metrics.mutationScore / 100).toBeCloseTo((c.killed + c.timeout) / (c.killed + c.timeout + c.survived), 6);
     // Ids are stable across runs: the same mutant is found and ignored, the rest unchanged.
     expect(again.report.mutants.map((m) => m.id)).toEqual(weak.report.mutants.map((m) => m.id));
     expect(again.report.mutants.find((m) => m.id === first.id)).toMatchObject({ status: 'ignored', ignoredBecause: 'accepted' });
