@@ -1,8 +1,9 @@
 // Pure: what one run of the hidden tests says about a mutant, what the reference runs say about flakiness, and the
 // budgets a mutant run gets from the reference's own time.
-import type { AttemptState } from '../stages/attempts.js';
-import { keyOf, type ExpectedTest } from '../stages/test-run.js';
-import { testName } from '../stages/report.js';
+import type { AttemptState } from '../stages/run/attempts.js';
+import { keyOf } from '../stages/run/test-run.js';
+import type { ExpectedTest } from '../domain/queue.js';
+import { testName } from '../stages/score/report.js';
 import type { Limits } from '../domain/rubric.js';
 import type { MutantStatus } from '../domain/audit.js';
 

@@ -3,7 +3,7 @@
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import type { Sandbox } from '../adapters/sandbox/registry.js';
-import type { ExpectedTest } from '../stages/test-run.js';
+import type { ExpectedTest } from '../domain/queue.js';
 import type { Coverage } from './report.js';
 
 export async function measureCoverage(

@@ -1,7 +1,7 @@
 // Pure: audit.json from the mutants, their verdicts, the reference's coverage and runs.
 import { OPERATOR_CLASSES, type AuditMutant, type AuditReport, type OperatorClass } from '../domain/audit.js';
 import type { Rubric } from '../domain/rubric.js';
-import type { ExpectedTest } from '../stages/test-run.js';
+import type { ExpectedTest } from '../domain/queue.js';
 import type { Verdict } from './classify.js';
 import type { MutantSite } from './sites.js';
 

@@ -4,7 +4,7 @@ import { jsMutants } from '../../src/audit/js-mutants.js';
 import { pyMutants } from '../../src/audit/py-mutants.js';
 import { applyMutant } from '../../src/audit/sites.js';
 import { verdictOf, flakyTests, mutantLimits } from '../../src/audit/classify.js';
-import { newAttemptState } from '../../src/stages/attempts.js';
+import { newAttemptState } from '../../src/stages/run/attempts.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 
 const brief = (ms: { operator: string; original: string; replacement: string; line: number }[]): string[] =>
