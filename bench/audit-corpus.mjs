@@ -14,7 +14,9 @@ const PY = ['leap', 'grains', 'word_count', 'series', 'stats', 'rotational_ciphe
 function jsExercise(slug, dir) {
   const src = join(ROOT, 'tests/agreement', slug);
   const spec = readdirSync(src).find((f) => f.endsWith('.spec.js'));
-  const module = /from ['"]\.\/([\w-]+)['"]|require\(['"]\.\/([\w-]+)['"]\)/.exec(readFileSync(join(src, spec), 'utf8'));
+  const module = /from ['"]\.\/([\w-]+)['"]|require\(['"]\.\/([\w-]+)['"]\)/.exec(
+    readFileSync(join(src, spec), 'utf8'),
+  );
   const entry = module[1] ?? module[2];
   mkdirSync(join(dir, 'tests'), { recursive: true });
   mkdirSync(join(dir, 'reference'), { recursive: true });
@@ -36,10 +38,24 @@ function audit(kind, slug, out) {
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-audit-corpus-'));
   try {
     const r = kind === 'js' ? jsExercise(slug, dir) : pyExercise(slug, dir);
-    const yaml = [`id: ${slug.replace(/_/g, '-')}`, `title: ${slug}`, `language: ${r.language}`, 'statement: corpus exercise', `entry: ${r.entry}`, 'tests:', ...r.tests.map((t) => `  - ${t}`), 'reference: reference', ''].join('\n');
+    const yaml = [
+      `id: ${slug.replace(/_/g, '-')}`,
+      `title: ${slug}`,
+      `language: ${r.language}`,
+      'statement: corpus exercise',
+      `entry: ${r.entry}`,
+      'tests:',
+      ...r.tests.map((t) => `  - ${t}`),
+      'reference: reference',
+      '',
+    ].join('\n');
     writeFileSync(join(dir, 'rubric.yaml'), yaml);
     const t0 = performance.now();
-    const text = execFileSync(process.execPath, [join(ROOT, 'bin/evigrade.js'), 'audit', join(dir, 'rubric.yaml'), '--out', join(out, `${kind}-${slug}`)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const text = execFileSync(
+      process.execPath,
+      [join(ROOT, 'bin/evigrade.js'), 'audit', join(dir, 'rubric.yaml'), '--out', join(out, `${kind}-${slug}`)],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const a = JSON.parse(readFileSync(join(out, `${kind}-${slug}`, 'audit.json'), 'utf8'));
     return { kind, slug, wallS: ((performance.now() - t0) / 1000).toFixed(1), a, text };
   } finally {
@@ -50,13 +66,17 @@ function audit(kind, slug, out) {
 const out = process.argv[2] ?? join(tmpdir(), 'evigrade-audit-corpus');
 const which = process.argv[3] ?? 'all';
 const jobs = [...(which !== 'py' ? JS.map((s) => ['js', s]) : []), ...(which !== 'js' ? PY.map((s) => ['py', s]) : [])];
-console.log('| exercise | mutants | killed | survived | timeout | error | score | flaky | wall (s) | mutant phase (s) |');
+console.log(
+  '| exercise | mutants | killed | survived | timeout | error | score | flaky | wall (s) | mutant phase (s) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 const texts = [];
 for (const [kind, slug] of jobs) {
   const { a, wallS, text } = audit(kind, slug, out);
   const c = a.counts;
-  console.log(`| ${kind} ${slug} | ${c.total} | ${c.killed} | ${c.survived} | ${c.timeout} | ${c.error} | ${a.score === null ? 'n/a' : (a.score * 100).toFixed(1) + '%'} | ${a.flaky.length} | ${wallS} | ${(a.timings.mutantsMs / 1000).toFixed(1)} |`);
+  console.log(
+    `| ${kind} ${slug} | ${c.total} | ${c.killed} | ${c.survived} | ${c.timeout} | ${c.error} | ${a.score === null ? 'n/a' : (a.score * 100).toFixed(1) + '%'} | ${a.flaky.length} | ${wallS} | ${(a.timings.mutantsMs / 1000).toFixed(1)} |`,
+  );
   texts.push(`### ${kind} ${slug}\n${text}`);
 }
 console.log(`\n${texts.join('\n')}`);

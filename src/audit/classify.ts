@@ -29,7 +29,8 @@ export function verdictOf(state: AttemptState, expected: readonly ExpectedTest[]
     return { status: 'killed', killedBy: failed.map((r) => r.name), detail: firstLine(failed[0]?.message) };
   }
   const timedOut = ran.filter((r) => r.status === 'timeout');
-  if (timedOut.length > 0) return { status: 'timeout', killedBy: timedOut.map((r) => r.name), detail: firstLine(timedOut[0]?.message) };
+  if (timedOut.length > 0)
+    return { status: 'timeout', killedBy: timedOut.map((r) => r.name), detail: firstLine(timedOut[0]?.message) };
   if (ran.length === 0) return { status: 'error', killedBy: [], detail: 'no test reported' };
   return { status: 'survived', killedBy: [] };
 }

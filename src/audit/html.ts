@@ -58,7 +58,8 @@ function sourceView(audit: AuditReport, sources: Readonly<Record<string, string>
 }
 
 function flakyView(audit: AuditReport): string {
-  if (audit.flaky.length === 0) return `<p>No test changed its verdict over ${audit.reference.runs} reference runs.</p>`;
+  if (audit.flaky.length === 0)
+    return `<p>No test changed its verdict over ${audit.reference.runs} reference runs.</p>`;
   return `<table><tr><th>test</th><th>outcomes</th></tr>${audit.flaky.map((f) => `<tr><td>${esc(f.test)}</td><td>${esc(f.outcomes.join(', '))}</td></tr>`).join('')}</table>`;
 }
 
@@ -75,7 +76,9 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.2em .6em;tex
 export function auditHtml(audit: AuditReport, sources: Readonly<Record<string, string>>): string {
   const c = audit.counts;
   const score = audit.score === null ? 'n/a' : `${Math.round(audit.score * 1000) / 10}%`;
-  const ops = audit.byOperator.map((o) => `<tr><td>${o.operator}</td><td>${o.total}</td><td>${o.killed}</td><td>${o.survived}</td></tr>`).join('');
+  const ops = audit.byOperator
+    .map((o) => `<tr><td>${o.operator}</td><td>${o.total}</td><td>${o.killed}</td><td>${o.survived}</td></tr>`)
+    .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Audit of ${esc(audit.rubric.id)}</title><style>${STYLE}</style></head><body>
 <h1>Audit of the rubric ${esc(audit.rubric.id)}</h1>
 <p>Mutation score <b>${score}</b>: ${c.killed} killed, ${c.survived} survived, ${c.timeout} timed out, ${c.error} errors, ${c.ignored} ignored, of ${c.total} mutants of the reference (sandbox ${esc(audit.sandbox)}).</p>

@@ -21,13 +21,31 @@ const ARITHMETIC: Record<string, string[]> = {
   '&': ['|'],
   '|': ['&'],
 };
-const AUGMENTED: Record<string, string[]> = { '+=': ['-='], '-=': ['+='], '*=': ['/='], '/=': ['//=', '*='], '//=': ['/='] };
+const AUGMENTED: Record<string, string[]> = {
+  '+=': ['-='],
+  '-=': ['+='],
+  '*=': ['/='],
+  '/=': ['//=', '*='],
+  '//=': ['/='],
+};
 /** Boundary (`<`↔`<=`) and negation (`<`↔`>=`), as StrykerJS's EqualityOperator. */
 const COMPARISON: Record<string, [OperatorClass, string][]> = {
-  '<': [['equality', '<='], ['equality', '>=']],
-  '<=': [['equality', '<'], ['equality', '>']],
-  '>': [['equality', '>='], ['equality', '<=']],
-  '>=': [['equality', '>'], ['equality', '<']],
+  '<': [
+    ['equality', '<='],
+    ['equality', '>='],
+  ],
+  '<=': [
+    ['equality', '<'],
+    ['equality', '>'],
+  ],
+  '>': [
+    ['equality', '>='],
+    ['equality', '<='],
+  ],
+  '>=': [
+    ['equality', '>'],
+    ['equality', '<'],
+  ],
   '==': [['equality', '!=']],
   '!=': [['equality', '==']],
   is: [['equality', 'is not']],
@@ -84,7 +102,8 @@ const RULES: Record<string, (n: Node, emit: Emit) => void> = {
   },
   comparison_operator(n, emit) {
     for (const c of kids(n)) {
-      for (const [cls, to] of COMPARISON[c.type] ?? []) emit(c, cls, cls === 'membership' ? 'MembershipOperator' : 'EqualityOperator', to);
+      for (const [cls, to] of COMPARISON[c.type] ?? [])
+        emit(c, cls, cls === 'membership' ? 'MembershipOperator' : 'EqualityOperator', to);
     }
   },
   boolean_operator(n, emit) {
@@ -113,7 +132,12 @@ const RULES: Record<string, (n: Node, emit: Emit) => void> = {
     const end = kids(n)[kids(n).length - 1];
     if (!start || !end || /[bB]/.test(start.text)) return;
     const empty = kids(n).length === 2;
-    emit({ startIndex: start.endIndex, endIndex: end.startIndex }, 'string', 'StringLiteral', empty ? 'Stryker was here!' : '');
+    emit(
+      { startIndex: start.endIndex, endIndex: end.startIndex },
+      'string',
+      'StringLiteral',
+      empty ? 'Stryker was here!' : '',
+    );
   },
   if_statement: conditionRule(true),
   elif_clause: conditionRule(true),

@@ -8,7 +8,9 @@ import type { MutantSite } from './sites.js';
 export interface Coverage {
   readonly measured: boolean;
   /** Executable lines per file, and those some hidden test ran (1-based). */
-  readonly lines: Readonly<Record<string, { readonly executable: readonly number[]; readonly covered: readonly number[] }>>;
+  readonly lines: Readonly<
+    Record<string, { readonly executable: readonly number[]; readonly covered: readonly number[] }>
+  >;
   readonly note: string;
 }
 
@@ -78,16 +80,30 @@ export function buildAuditReport(input: AuditInput): AuditReport {
   ];
   return {
     schemaVersion: 1,
-    rubric: { id: input.rubric.spec.id, path: input.rubric.path, sha256: input.rubric.sha256, language: input.rubric.spec.language },
+    rubric: {
+      id: input.rubric.spec.id,
+      path: input.rubric.path,
+      sha256: input.rubric.sha256,
+      language: input.rubric.spec.language,
+    },
     createdAt: input.now.toISOString(),
     sandbox: input.sandbox,
     tools: input.tools,
     score: killed + survived > 0 ? Math.round((killed / (killed + survived)) * 10_000) / 10_000 : null,
-    counts: { total: mutants.length, killed, survived, timeout: n('timeout'), error: n('error'), ignored: n('ignored') },
+    counts: {
+      total: mutants.length,
+      killed,
+      survived,
+      timeout: n('timeout'),
+      error: n('error'),
+      ignored: n('ignored'),
+    },
     byOperator: byOperator(mutants),
     reference: input.reference,
     mutants,
-    uncovered: files.flatMap(([file, l]) => l.executable.filter((x) => !l.covered.includes(x)).map((line) => ({ file, line }))),
+    uncovered: files.flatMap(([file, l]) =>
+      l.executable.filter((x) => !l.covered.includes(x)).map((line) => ({ file, line })),
+    ),
     coverage: {
       measured: cov.measured,
       linesTotal: files.reduce((s, [, l]) => s + l.executable.length, 0),

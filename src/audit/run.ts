@@ -77,12 +77,23 @@ async function timedRun(
 ): Promise<Timed> {
   const t0 = performance.now();
   // A mutant's run ends at its first failure: a test that takes the job down decides it, so no resumption.
-  const state = await runHiddenTests(sub, rubric, expected, { sandbox, maxResumes: opts.stopAtFirstFailure ? 0 : 2 }, opts);
+  const state = await runHiddenTests(
+    sub,
+    rubric,
+    expected,
+    { sandbox, maxResumes: opts.stopAtFirstFailure ? 0 : 2 },
+    opts,
+  );
   return { state, wallMs: Math.round(performance.now() - t0) };
 }
 
 /** k runs one after another, then k at once on a machine kept busy on every core: a verdict that changes is flaky. */
-async function referenceRuns(rubric: Rubric, ref: Submission, expected: readonly ExpectedTest[], ports: AuditPorts): Promise<Timed[]> {
+async function referenceRuns(
+  rubric: Rubric,
+  ref: Submission,
+  expected: readonly ExpectedTest[],
+  ports: AuditPorts,
+): Promise<Timed[]> {
   const k = rubric.spec.audit?.repeats ?? 5;
   const runs: Timed[] = [];
   for (let i = 0; i < k; i++) {
@@ -90,7 +101,10 @@ async function referenceRuns(rubric: Rubric, ref: Submission, expected: readonly
     ports.onProgress?.({ phase: 'reference', done: runs.length, total: 2 * k });
     const bad = i === 0 ? referenceFailures(runs[0]!.state, expected) : [];
     if (bad.length > 0)
-      throw new EvigradeError('REFERENCE_FAILED', `${rubric.path}: the reference solution fails ${bad.length} of ${expected.length} tests (${bad.slice(0, 5).join('; ')}); an audit needs a reference that passes`);
+      throw new EvigradeError(
+        'REFERENCE_FAILED',
+        `${rubric.path}: the reference solution fails ${bad.length} of ${expected.length} tests (${bad.slice(0, 5).join('; ')}); an audit needs a reference that passes`,
+      );
   }
   const slowed = await withCpuLoad(() =>
     Promise.all(Array.from({ length: k }, () => timedRun(ref, rubric, expected, ports.sandbox))),
@@ -107,7 +121,11 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
   const k = refs.length / 2;
   // Budgets from the unloaded runs: the loaded ones are there to find flaky tests, not to set limits.
   // The quickest unloaded run: the least disturbed by other work on the machine (the job clock then counts own time).
-  const limits = mutantLimits(rubric.spec.limits, Math.min(...refs.slice(0, k).map((r) => r.wallMs)), slowestTest(refs.slice(0, k).map((r) => r.state)));
+  const limits = mutantLimits(
+    rubric.spec.limits,
+    Math.min(...refs.slice(0, k).map((r) => r.wallMs)),
+    slowestTest(refs.slice(0, k).map((r) => r.state)),
+  );
   const coverage: Coverage = await measureCoverage(rubric, ref, expected, ports.sandbox);
   const referenceMs = Math.round(performance.now() - t0);
   const sites = await mutantsOf(rubric, ref);
@@ -121,9 +139,17 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
         ? Promise.resolve<Verdict | null>(null)
         : limiter.run(async () => {
             const text = ref.files.find((f) => f.path === m.file)?.content ?? '';
-            const run = await timedRun(withFile(ref, m.file, applyMutant(text, m)), rubric, expected, ports.sandbox, { limits, stopAtFirstFailure: true });
+            const run = await timedRun(withFile(ref, m.file, applyMutant(text, m)), rubric, expected, ports.sandbox, {
+              limits,
+              stopAtFirstFailure: true,
+            });
             const v = verdictOf(run.state, expected);
-            ports.onProgress?.({ phase: 'mutants', done: ++done, total: sites.length - ignore.size, mutant: { id: m.id, status: v.status } });
+            ports.onProgress?.({
+              phase: 'mutants',
+              done: ++done,
+              total: sites.length - ignore.size,
+              mutant: { id: m.id, status: v.status },
+            });
             return v;
           }),
     ),
@@ -138,9 +164,21 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
     verdicts,
     ignore,
     coverage,
-    flaky: flakyTests(refs.map((r) => r.state), expected),
-    reference: { runs: refs.length, tests: expected.length, wallMs: Math.max(...refs.slice(0, k).map((r) => r.wallMs)), budgets: { timeout_ms: limits.timeout_ms, test_timeout_ms: limits.test_timeout_ms } },
-    timings: { totalMs: Math.round(performance.now() - t0), mutantsMs: Math.round(performance.now() - t1), referenceMs },
+    flaky: flakyTests(
+      refs.map((r) => r.state),
+      expected,
+    ),
+    reference: {
+      runs: refs.length,
+      tests: expected.length,
+      wallMs: Math.max(...refs.slice(0, k).map((r) => r.wallMs)),
+      budgets: { timeout_ms: limits.timeout_ms, test_timeout_ms: limits.test_timeout_ms },
+    },
+    timings: {
+      totalMs: Math.round(performance.now() - t0),
+      mutantsMs: Math.round(performance.now() - t1),
+      referenceMs,
+    },
   });
   ports.onProgress?.({ phase: 'done', done: sites.length, total: sites.length });
   return {

@@ -27,13 +27,27 @@ export async function auditWithSandbox(
 ): Promise<AuditOutcome> {
   if (!rubric.referenceDir)
     throw new EvigradeError('RUBRIC_INVALID', `${rubric.path}: an audit needs the rubric's \`reference:\` solution`);
-  const ref = await readSubmission(rubric.referenceDir, 'reference', rubric.spec.limits, rubric.spec.entry, rubric.spec.language);
+  const ref = await readSubmission(
+    rubric.referenceDir,
+    'reference',
+    rubric.spec.limits,
+    rubric.spec.entry,
+    rubric.spec.language,
+  );
   return withSandbox(choice, concurrency, await loadConfig(null), undefined, (sandbox) =>
-    auditRubric(rubric, ref, { sandbox, concurrency, now: () => new Date(), tools: { ...tools(), ...auditTools() }, ...(onProgress ? { onProgress } : {}) }),
+    auditRubric(rubric, ref, {
+      sandbox,
+      concurrency,
+      now: () => new Date(),
+      tools: { ...tools(), ...auditTools() },
+      ...(onProgress ? { onProgress } : {}),
+    }),
   );
 }
 
-const auditTools = (): Record<string, string> => ({ mutator: '@stryker-mutator/instrumenter 9.6.1, tree-sitter-python 0.25.0' });
+const auditTools = (): Record<string, string> => ({
+  mutator: '@stryker-mutator/instrumenter 9.6.1, tree-sitter-python 0.25.0',
+});
 
 /** audit.json (checked against its schema), audit.html and mutation-report.json in `out`. */
 export async function writeAudit(out: string, outcome: AuditOutcome): Promise<void> {
@@ -41,7 +55,10 @@ export async function writeAudit(out: string, outcome: AuditOutcome): Promise<vo
   await mkdir(out, { recursive: true });
   await writeFileAtomic(join(out, 'audit.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(join(out, 'audit.html'), auditHtml(report, outcome.sources));
-  await writeFileAtomic(join(out, 'mutation-report.json'), `${JSON.stringify(standardReport(report, outcome.sources, outcome.tests), null, 2)}\n`);
+  await writeFileAtomic(
+    join(out, 'mutation-report.json'),
+    `${JSON.stringify(standardReport(report, outcome.sources, outcome.tests), null, 2)}\n`,
+  );
 }
 
 /** The score and the survivors a reader should look at first (one line each). */
@@ -51,11 +68,17 @@ export function auditSummary(report: AuditReport, top = 10): string {
   const alive = report.mutants.filter((m) => m.status === 'survived');
   const lines = [
     `audit: mutation score ${score} (${c.killed} killed, ${c.survived} survived, ${c.timeout} timeout, ${c.error} error, ${c.ignored} ignored of ${c.total})`,
-    ...alive.slice(0, top).map((m) => `  survived ${m.id} ${m.file}:${m.line} ${m.operator}: ${oneLine(m.original)} → ${oneLine(m.replacement)}`),
+    ...alive
+      .slice(0, top)
+      .map(
+        (m) =>
+          `  survived ${m.id} ${m.file}:${m.line} ${m.operator}: ${oneLine(m.original)} → ${oneLine(m.replacement)}`,
+      ),
   ];
   if (alive.length > top) lines.push(`  … ${alive.length - top} more in audit.json`);
   for (const f of report.flaky) lines.push(`  flaky: ${f.test} (${f.outcomes.join(', ')})`);
-  if (report.coverage.measured) lines.push(`  uncovered reference lines: ${report.uncovered.length} of ${report.coverage.linesTotal}`);
+  if (report.coverage.measured)
+    lines.push(`  uncovered reference lines: ${report.uncovered.length} of ${report.coverage.linesTotal}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -52,7 +52,12 @@ export async function run(argv: string[]): Promise<number> {
       // The wrong programs the tests accept: `evigrade audit` without its files (the score and top survivors).
       const { auditRubric } = await import('../audit/run.js');
       const { auditSummary } = await import('./audit.js');
-      const audit = await auditRubric(rubric, sub, { sandbox, concurrency: availableParallelism(), now: ports.now, tools: ports.tools });
+      const audit = await auditRubric(rubric, sub, {
+        sandbox,
+        concurrency: availableParallelism(),
+        now: ports.now,
+        tools: ports.tools,
+      });
       process.stdout.write(auditSummary(audit.report));
     }
     return EXIT.ok;

@@ -127,7 +127,10 @@ export const AuditSpecSchema = z
     ignore: z
       .array(
         z
-          .object({ id: z.string().regex(/^m-[0-9a-f]{12}$/, 'a mutant id as audit.json gives it (m-…)'), reason: z.string().min(1) })
+          .object({
+            id: z.string().regex(/^m-[0-9a-f]{12}$/, 'a mutant id as audit.json gives it (m-…)'),
+            reason: z.string().min(1),
+          })
           .strict(),
       )
       .default([]),

@@ -19,8 +19,21 @@ const LEAP_PY = 'def leap_year(year):\n    return year % 4 == 0 and (year % 100 
 const pySuite = (years: [number, boolean][]): string =>
   `from leap import leap_year\n\n${years.map(([y, v]) => `def test_${y}():\n    assert leap_year(${y}) is ${v ? 'True' : 'False'}\n`).join('\n')}`;
 
-const STRONG: [number, boolean][] = [[2015, false], [1970, false], [1996, true], [1960, true], [2100, false], [1900, false], [2000, true], [2400, true], [1800, false]];
-const WEAK: [number, boolean][] = [[1996, true], [2015, false]];
+const STRONG: [number, boolean][] = [
+  [2015, false],
+  [1970, false],
+  [1996, true],
+  [1960, true],
+  [2100, false],
+  [1900, false],
+  [2000, true],
+  [2400, true],
+  [1800, false],
+];
+const WEAK: [number, boolean][] = [
+  [1996, true],
+  [2015, false],
+];
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -29,7 +42,9 @@ beforeAll(async () => {
 
 const ports = () => ({ sandbox, concurrency: 2, now: () => new Date(0), tools: { test: '1' } });
 const survivors = (r: Awaited<ReturnType<typeof auditRubric>>): string[] =>
-  r.report.mutants.filter((m) => m.status === 'survived').map((m) => `${m.column} ${m.operator}: ${m.original} → ${m.replacement}`);
+  r.report.mutants
+    .filter((m) => m.status === 'survived')
+    .map((m) => `${m.column} ${m.operator}: ${m.original} → ${m.replacement}`);
 
 describe('evigrade audit (JavaScript)', () => {
   const rubric = (years: [number, boolean][]) =>
@@ -56,7 +71,10 @@ describe('evigrade audit (JavaScript)', () => {
     ]);
     const first = weak.report.mutants.find((m) => m.status === 'survived')!;
     const again = await auditRubric(
-      inlineRubric({ 'leap.spec.js': jsSuite(WEAK) }, { audit: { repeats: 1, ignore: [{ id: first.id, reason: 'accepted' }] } }),
+      inlineRubric(
+        { 'leap.spec.js': jsSuite(WEAK) },
+        { audit: { repeats: 1, ignore: [{ id: first.id, reason: 'accepted' }] } },
+      ),
       ref,
       ports(),
     );
@@ -71,14 +89,20 @@ describe('evigrade audit (JavaScript)', () => {
     expect(metrics.mutationScore / 100).toBeCloseTo((c.killed + c.timeout) / (c.killed + c.timeout + c.survived), 6);
     // Ids are stable across runs: the same mutant is found and ignored, the rest unchanged.
     expect(again.report.mutants.map((m) => m.id)).toEqual(weak.report.mutants.map((m) => m.id));
-    expect(again.report.mutants.find((m) => m.id === first.id)).toMatchObject({ status: 'ignored', ignoredBecause: 'accepted' });
+    expect(again.report.mutants.find((m) => m.id === first.id)).toMatchObject({
+      status: 'ignored',
+      ignoredBecause: 'accepted',
+    });
     expect(again.report.counts.survived).toBe(weak.report.counts.survived - 1);
   }, 300_000);
 });
 
 describe('evigrade audit (Python)', () => {
   const rubric = (years: [number, boolean][]) =>
-    inlineRubric({ 'leap_test.py': pySuite(years) }, { language: 'python', entry: './leap.py', audit: { repeats: 1, ignore: [] } });
+    inlineRubric(
+      { 'leap_test.py': pySuite(years) },
+      { language: 'python', entry: './leap.py', audit: { repeats: 1, ignore: [] } },
+    );
   const ref = inlineSubmission({ 'leap.py': LEAP_PY }, 'reference');
 
   it('a strong suite kills every mutant of the reference', async () => {

@@ -78,7 +78,10 @@ describe('JavaScript and TypeScript mutants (StrykerJS’s instrumenter)', () =>
 
   it('TypeScript parses with its types and keeps them in the mutant', async () => {
     const ms = await jsMutants('t.ts', 'export const k = (c: number): number => c + 273.15;\n');
-    expect(brief(ms)).toEqual(['1 block: (c: number): number => c + 273.15 → () => undefined', '1 arithmetic: c + 273.15 → c - 273.15']);
+    expect(brief(ms)).toEqual([
+      '1 block: (c: number): number => c + 273.15 → () => undefined',
+      '1 arithmetic: c + 273.15 → c - 273.15',
+    ]);
   });
 });
 
@@ -95,7 +98,11 @@ describe('verdicts', () => {
   };
 
   it('killed by the failing tests; an early stop’s unrun tests are not results; timeout; survived; error', () => {
-    expect(verdictOf(state('failed', null), expected)).toEqual({ status: 'killed', killedBy: ['a'], detail: 'failed msg' });
+    expect(verdictOf(state('failed', null), expected)).toEqual({
+      status: 'killed',
+      killedBy: ['a'],
+      detail: 'failed msg',
+    });
     expect(verdictOf(state('passed', 'timeout'), expected)).toMatchObject({ status: 'timeout', killedBy: ['b'] });
     expect(verdictOf(state('passed', 'passed'), expected)).toEqual({ status: 'survived', killedBy: [] });
     expect(verdictOf(state(null, null), expected)).toMatchObject({ status: 'error' });
