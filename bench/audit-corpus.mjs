@@ -31,7 +31,7 @@ function pyExercise(slug, dir) {
   mkdirSync(join(dir, 'tests'), { recursive: true });
   for (const t of tests) cpSync(join(src, t), join(dir, 'tests', t));
   cpSync(join(src, 'solutions/reference'), join(dir, 'reference'), { recursive: true });
-  return { language: 'python', entry: `./${slug}.py`, tests: tests.map((t) => `tests/${t}`) };
+  return { language: 'python', entry: `./${slug}`, tests: tests.map((t) => `tests/${t}`) };
 }
 
 function audit(kind, slug, out) {

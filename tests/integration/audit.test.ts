@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstBackend, inlineRubric, inlineSubmission, sandboxFor } from '../helpers.js';
 import { auditRubric } from '../../src/audit/run.js';
+import { collectExpected, runHiddenTests } from '../../src/engine.js';
 import { AuditReportSchema } from '../../src/domain/audit.js';
 import type { Sandbox } from '../../src/adapters/sandbox/registry.js';
 import { standardReport } from '../../src/audit/standard.js';
@@ -128,4 +129,49 @@ describe('evigrade audit (Python)', () => {
     ]);
     expect(r.report.score).toBeLessThan(1);
   }, 300_000);
+});
+
+describe('the harness’s early stop (payload.stopAtFirstFailure)', () => {
+  const cases: {
+    language: string;
+    tests: Record<string, string>;
+    files: Record<string, string>;
+    spec: Record<string, unknown>;
+  }[] = [
+    {
+      language: 'javascript',
+      tests: {
+        'a.spec.js':
+          "import { f } from './solution';\ntest('one', () => expect(f()).toBe(2));\ntest('two', () => expect(f()).toBe(1));\n",
+      },
+      files: { 'solution.js': 'export const f = () => 1;\n' },
+      spec: {},
+    },
+    {
+      language: 'python',
+      tests: {
+        'f_test.py':
+          'from f import f\n\ndef test_one():\n    assert f() == 2\n\ndef test_two():\n    assert f() == 1\n',
+      },
+      files: { 'f.py': 'def f():\n    return 1\n' },
+      spec: { language: 'python', entry: './f.py' },
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.language}: the tests after the first failure send nothing; without the flag every test reports`, async () => {
+      const rubric = inlineRubric(c.tests, c.spec);
+      const expected = await collectExpected(rubric, sandbox);
+      const sub = inlineSubmission(c.files);
+      const stopped = await runHiddenTests(
+        sub,
+        rubric,
+        expected,
+        { sandbox, maxResumes: 0 },
+        { stopAtFirstFailure: true },
+      );
+      expect([...stopped.results.values()].map((r) => r.status)).toEqual(['failed']);
+      const full = await runHiddenTests(sub, rubric, expected, { sandbox, maxResumes: 0 });
+      expect([...full.results.values()].map((r) => r.status)).toEqual(['failed', 'passed']);
+    }, 120_000);
+  }
 });
