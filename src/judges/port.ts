@@ -1,3 +1,4 @@
+import { cacheDir } from '../runtime/cache.js';
 import { createJudgeCache } from '../adapters/judge-cache.js';
 import type { Config } from '../domain/config.js';
 import { DEFAULT_JUDGE_CHAIN, JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
@@ -54,7 +55,7 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
   const sleep = setup.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const c = setup.config.judge;
   const limiter = createLimiter(c.concurrency, c.rate_per_minute, sleep, setup.pace);
-  const cache = createJudgeCache(c.cache_dir);
+  const cache = createJudgeCache(c.cache_dir ?? cacheDir('judge'));
   const chains = new Map<string, ResolvedChain>();
   // The one precedence: CLI flags > the rubric's judges > the configuration's > the default chain.
   const specsFor = (rubric: Rubric | undefined): { source: JudgeChainInfo['source']; specs: readonly JudgeSpec[] } =>
