@@ -35,6 +35,8 @@ export const SANDBOX_EVENTS = [
   'process_exit',
   'blocked_module',
   'resumed',
+  // what the submission attempted at run time beyond its folder (issue 30): `<kind>: <what>`
+  'attempt',
 ] as const;
 export const SandboxEventSchema = z
   .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })

@@ -17,6 +17,8 @@ export const CACHE_LAYOUT = {
     "the CommonJS rewrite of each ES-module test file, by the rewriter's source, acorn's version, the file's name and source",
   lint: "the lint threads' V8 code cache for the ESLint bundle, by the bundle's hash, node's version and flags",
   cli: "the CLI script's V8 code cache, one per command, by the script's hash, size, inode and time, node's version and flags",
+  python:
+    "the Python jobs' root file system with the harness's bytecode, named by the `stat`s of all it is made from, the libraries `ldd` named listed beside it",
   judge:
     "the judge's answers, one file per key (judge, model, prompt version and hash, code, evidence and rubric hashes); `judge.cache_dir` puts them elsewhere",
 } as const;

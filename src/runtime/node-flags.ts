@@ -6,13 +6,22 @@
 const V8_INTERRUPT_BUDGET = 67_584;
 
 /**
+ * WebAssembly (ruff and tree-sitter in the lint threads) stays on Liftoff, V8's baseline compiler, unless a function
+ * runs very hot: at the default tiering budget TurboFan recompiled most of ruff's 10 MB module in the background,
+ * ≈ 5 s of CPU in every grader run that analysed Python (a Python class of 24 paid ≈ 0.2 s per submission for it),
+ * where Liftoff's code lints a file in a few ms (bench/README.md, issue 36). TurboFan stays available, unlike
+ * `--liftoff-only`, which measured the same.
+ */
+const WASM_TIERING = '--wasm-tiering-budget=2000000000';
+
+/**
  * The grader's own flags, set by bin/evigrade.js before the grader loads. Most commands live for seconds: at V8's
  * default budget, TurboFan spends a background thread optimising functions (ESLint's, zod's, our own) the run ends
  * before they pay back. 8× the default budget cut the grader's own CPU on a class of 24 by a fifth to a quarter; 32×
  * took another 1–3 % off classes of 120 and 240 (ESLint's code in the lint thread is the longest-running) and changed
  * nothing on 24 (bench/README.md, eighth pass). Code that stays hot, as in `serve`, is optimised a little later.
  */
-export const GRADER_V8_FLAGS = `--interrupt-budget=${32 * V8_INTERRUPT_BUDGET}`;
+export const GRADER_V8_FLAGS = `--interrupt-budget=${32 * V8_INTERRUPT_BUDGET} ${WASM_TIERING}`;
 
 /**
  * A job's optimising compiler starts after 8× the default budget. A job lives for ~0.1 s: at the default, TurboFan

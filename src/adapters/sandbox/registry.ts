@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
 import { bwrap } from './bwrap.js';
+import { cacheDir } from '../../runtime/cache.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { makeWorkDir, sweepStaleWorkDirs } from './work-dirs.js';
 import { jobNodeArgs } from '../../runtime/node-flags.js';
@@ -78,8 +79,10 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   process.once('exit', cleanup);
   const node = await ensureRootfs(base, harnessDir, { devices: backend.needsRootTree });
   let python: Promise<string> | null = null;
-  // The Python root is built on the first Python job only: JavaScript graders never pay for it.
-  const rootfs = (runtime: Runtime): Promise<string> => (runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(base, harnessDir)));
+  // The Python root is looked for on the first Python job only (JavaScript graders never pay for it), in the grader's
+  // cache directory: made once, kept between runs (python-rootfs.ts).
+  const rootfs = (runtime: Runtime): Promise<string> =>
+    runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(cacheDir('python'), harnessDir));
   if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
   return {
     backend,
