@@ -10,7 +10,7 @@ import { parseFrame } from './domain/frames.js';
 import type { HarnessPayload, RawRun, SandboxJob } from './domain/sandbox.js';
 import { EvigradeError } from './domain/errors.js';
 import type { DeterministicReport } from './domain/report.js';
-import { selectorMatches, type Rubric } from './domain/rubric.js';
+import { selectorMatches, type Limits, type Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
 import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from './stages/run/attempts.js';
 import { assembleReport, testName, toTestResults } from './stages/score/report.js';
@@ -33,7 +33,19 @@ export interface GradePorts {
 
 export const ms = (since: number): number => Math.round(performance.now() - since);
 
-function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayload['only']): HarnessPayload {
+/** How a run of the hidden tests differs from grading's: a rubric audit's budgets and early stop (src/audit/). */
+export interface RunOptions {
+  readonly limits?: Limits;
+  readonly stopAtFirstFailure?: boolean;
+}
+
+function payload(
+  rubric: Rubric,
+  mode: HarnessPayload['mode'],
+  only: HarnessPayload['only'],
+  opts: RunOptions = {},
+): HarnessPayload {
+  const limits = opts.limits ?? rubric.spec.limits;
   const python = LANGUAGES[rubric.spec.language].runtime === 'python';
   return {
     mode,
@@ -42,11 +54,12 @@ function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayl
     tests: rubric.tests.map((t) => jobTest(t, !python)),
     only,
     stubNames: python ? [] : importedNames(rubric.tests.map((t) => t.jobSource)),
-    testTimeoutMs: rubric.spec.limits.test_timeout_ms,
-    outputBytes: rubric.spec.limits.output_kb * 1024,
+    testTimeoutMs: limits.test_timeout_ms,
+    outputBytes: limits.output_kb * 1024,
     builtins: rubric.spec.builtins ?? [],
     // The submission's process gets the job's memory less what the test process itself needs.
-    ...(python ? { memoryBytes: Math.max(64, rubric.spec.limits.memory_mb - 48) * 1024 * 1024 } : {}),
+    ...(python ? { memoryBytes: Math.max(64, limits.memory_mb - 48) * 1024 * 1024 } : {}),
+    ...(opts.stopAtFirstFailure ? { stopAtFirstFailure: true } : {}),
   };
 }
 
@@ -57,10 +70,11 @@ const jobOf = (
   mode: HarnessPayload['mode'],
   only: HarnessPayload['only'],
   limits = rubric.spec.limits,
+  opts: RunOptions = {},
 ): SandboxJob => ({
   runtime: LANGUAGES[rubric.spec.language].runtime,
   files,
-  payload: payload(rubric, mode, only),
+  payload: payload(rubric, mode, only, opts),
   limits,
 });
 
@@ -186,18 +200,38 @@ async function runTests(
   rubric: Rubric,
   expected: readonly ExpectedTest[],
   state: AttemptState,
-  ports: GradePorts,
+  ports: Pick<GradePorts, 'sandbox' | 'maxResumes'>,
   sourceOf: (jobPath: string) => string,
+  opts: RunOptions = {},
 ): Promise<void> {
   let only: HarnessPayload['only'] = null;
+  const limits = opts.limits ?? rubric.spec.limits;
   for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
-    const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only));
-    const next = foldAttempt(state, interpretRun(run, expected, sourceOf), run, expected, rubric.spec.limits);
+    const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only, limits, opts));
+    const next = foldAttempt(state, interpretRun(run, expected, sourceOf), run, expected, limits);
     if (!next) return;
     if (attempt < ports.maxResumes)
       state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
     only = onlyMap(next);
   }
+}
+
+/**
+ * The hidden tests alone on a submission, as grading runs them (same job, sandbox, interpretation and
+ * resumption), without analysis or a report: a rubric audit's reference and mutant runs (src/audit/).
+ * A test missing from `results` did not report (after an early stop: was not run).
+ */
+export async function runHiddenTests(
+  sub: Submission,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  ports: Pick<GradePorts, 'sandbox' | 'maxResumes'>,
+  opts: RunOptions = {},
+): Promise<AttemptState> {
+  const state = newAttemptState();
+  const { files, sourceOf } = jobFiles(sub, rubric);
+  await runTests(files, rubric, expected, state, ports, sourceOf, opts);
+  return state;
 }
 
 /** The deterministic report of a submission that could not be graded (intake rejection or machine failure). */

@@ -23,6 +23,7 @@ const brief = (load: () => Promise<Command>) => async (): Promise<Command> => {
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   grade: brief(() => import('./commands/grade.js')),
   'check-rubric': brief(() => import('./commands/check-rubric.js')),
+  audit: brief(() => import('./commands/audit.js')),
   sandbox: brief(() => import('./commands/sandbox.js')),
   report: brief(() => import('./commands/report.js')),
   verify: brief(() => import('./commands/verify.js')),

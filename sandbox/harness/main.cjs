@@ -180,10 +180,17 @@ function start() {
     return states;
   }
 
+  // An audit's mutant runs stop at the first test that does not pass (payload.stopAtFirstFailure).
+  let failedOnce = false;
+  const stopAtFirstFailure = payload.stopAtFirstFailure === true;
   function executorFor(state) {
     const expect = jestExpect && jestExpect.expect;
     return createExecutor({
       send, integrity,
+      stopped: () => stopAtFirstFailure && failedOnce,
+      onFailure: () => {
+        failedOnce = true;
+      },
       only: payload.only && payload.only[state.file] ? new Set(payload.only[state.file]) : null,
       setCurrent: () => {},
       resetExpect: (t) => {

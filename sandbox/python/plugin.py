@@ -297,6 +297,9 @@ def run(payload, channel):
     plugin = EvigradePlugin(payload, channel, sub, events)
     _serve_test_modules_from_memory(payload, plugin.import_failed)
     args = ['-c', INI, '--rootdir', TESTS_DIR, '-p', 'no:cacheprovider', '--noconftest', '--capture=sys', '-q', TESTS_DIR]
+    if payload.get('stopAtFirstFailure') is True:
+        # A rubric audit's mutant run: only "killed or not" matters, so pytest stops at the first failure.
+        args.insert(0, '-x')
     try:
         code = pytest.main(args, plugins=[plugin])
         # Failing tests are verdicts; pytest failing in itself is the harness's failure, never one. So is a

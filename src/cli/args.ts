@@ -5,6 +5,7 @@ import { ATTEMPT_CHOICES, LMS_SYSTEMS, LMS_TARGETS, SANDBOX_CHOICES } from '../d
 import {
   COMMAND_DECLS,
   GRADE,
+  AUDIT,
   CHECK_RUBRIC,
   HISTORY,
   REPORT,
@@ -142,14 +143,38 @@ export function sandboxChoice(value: string | undefined, unsafe: boolean): Sandb
   return oneOf('--sandbox', SANDBOX_CHOICES, value ?? process.env.EVIGRADE_SANDBOX ?? 'auto');
 }
 
-export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice } {
+export function parseCheckArgs(argv: string[]): { rubric: string; sandbox: SandboxChoice; audit: boolean } {
   const { values, positionals } = parse(argv, CHECK_RUBRIC);
   // check-rubric grades the reference deterministically: no judge is asked.
   const [rubric, ...extra] = positionals;
   if (rubric === undefined || extra.length > 0) return usage(usageOf('check-rubric'));
+  const audit = values.audit === true;
+  // An audit runs mutants of the reference: never without a sandbox.
+  if (audit && values['unsafe-no-sandbox'] === true) usage('--audit cannot be combined with --unsafe-no-sandbox');
   return {
     rubric,
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
+    audit,
+  };
+}
+
+export interface AuditArgs {
+  readonly rubric: string;
+  readonly out: string;
+  readonly concurrency: number;
+  readonly sandbox: SandboxChoice;
+}
+
+/** `evigrade audit <rubric.yaml> --out <dir>`: no --unsafe-no-sandbox (the mutants are code nobody reviewed). */
+export function parseAuditArgs(argv: string[], cores: number): AuditArgs {
+  const { values, positionals } = parse(argv, AUDIT);
+  const [rubric, ...extra] = positionals;
+  if (rubric === undefined || extra.length > 0 || values.out === undefined) return usage(usageOf('audit'));
+  return {
+    rubric,
+    out: values.out,
+    concurrency: intArg('concurrency', values.concurrency, cores, 1, 64),
+    sandbox: sandboxChoice(values.sandbox, false),
   };
 }
 

@@ -103,7 +103,29 @@ export const GRADE = {
 export const CHECK_RUBRIC = {
   usage: '<rubric.yaml>',
   summary: 'validate a rubric, collect its hidden tests and check its reference solution passes them all',
-  options: { sandbox: SANDBOX, 'unsafe-no-sandbox': UNSAFE },
+  options: {
+    sandbox: SANDBOX,
+    'unsafe-no-sandbox': UNSAFE,
+    audit: {
+      type: 'boolean',
+      describe: 'also audit the hidden tests: the mutation score and the top survivors (never unsandboxed)',
+    },
+  },
+} as const satisfies CommandDecl;
+
+export const AUDIT = {
+  usage: '<rubric.yaml> --out <dir>',
+  summary:
+    "audit a rubric's hidden tests: run them on mutants of the reference, list the wrong programs they accept and the tests that flake",
+  options: {
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      describe: 'where audit.json, audit.html and mutation-report.json go (required)',
+    },
+    concurrency: CONCURRENCY,
+    sandbox: SANDBOX,
+  },
 } as const satisfies CommandDecl;
 
 export const SANDBOX_BUILD = {
@@ -215,6 +237,7 @@ export const OVERRIDE = {
 export const COMMAND_DECLS = {
   grade: GRADE,
   'check-rubric': CHECK_RUBRIC,
+  audit: AUDIT,
   sandbox: SANDBOX_BUILD,
   report: REPORT,
   verify: VERIFY,

@@ -1,4 +1,5 @@
 // `evigrade check-rubric`: the hidden tests collect, and the reference solution passes every one.
+import { availableParallelism } from 'node:os';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { readSubmission } from '../adapters/fs/intake.js';
@@ -47,6 +48,18 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(
       `reference solution passes all ${report.tests.length} tests (score ${report.scores.deterministic.total}/10)\n`,
     );
+    if (args.audit) {
+      // The wrong programs the tests accept: `evigrade audit` without its files (the score and top survivors).
+      const { auditRubric } = await import('../audit/run.js');
+      const { auditSummary } = await import('./audit.js');
+      const audit = await auditRubric(rubric, sub, {
+        sandbox,
+        concurrency: availableParallelism(),
+        now: ports.now,
+        tools: ports.tools,
+      });
+      process.stdout.write(auditSummary(audit.report));
+    }
     return EXIT.ok;
   });
 }

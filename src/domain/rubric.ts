@@ -4,6 +4,7 @@ import { ItemsSchema } from './items.js';
 import { JudgeSpecSchema } from './judge.js';
 import { LintSpecSchema } from './lint.js';
 import { HintMapSchema, StudentPolicySchema, VisibilityMapSchema } from './visibility.js';
+import { AuditSpecSchema } from './audit.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -158,6 +159,8 @@ export const RubricSchema = z
     judges: z.array(JudgeSpecSchema).min(1).optional(),
     /** Statements the judge answers per item with quoted code; code turns verified answers into points. */
     items: ItemsSchema.default([]),
+    /** `evigrade audit`: mutant ids to ignore (each with a reason) and the flakiness repeats. */
+    audit: AuditSpecSchema.optional(),
   })
   .strict();
 

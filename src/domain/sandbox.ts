@@ -38,6 +38,8 @@ export interface HarnessPayload {
   readonly builtins: readonly string[];
   /** Python: the submission's process's address-space limit (its MemoryError comes before the job's cgroup kill). */
   readonly memoryBytes?: number;
+  /** A rubric audit's mutant run: the tests after the first one that does not pass are not run (no frame). */
+  readonly stopAtFirstFailure?: boolean;
 }
 
 export interface SandboxJob {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_TABLE } from '../../src/domain/errors.js';
 import { EXIT_CODES, exitCodesMarkdown } from '../../src/domain/exit-codes.js';
-import { reportJsonSchema, summaryJsonSchema } from '../../src/domain/json-schema.js';
+import { reportJsonSchema, summaryJsonSchema, auditJsonSchema } from '../../src/domain/json-schema.js';
 import { ROOT } from '../helpers.js';
 
 describe('contracts', () => {
@@ -45,5 +45,6 @@ describe('contracts', () => {
     const read = (n: string) => JSON.parse(readFileSync(join(ROOT, 'schemas', n), 'utf8')) as unknown;
     expect(read('report.schema.json')).toEqual(reportJsonSchema());
     expect(read('summary.schema.json')).toEqual(summaryJsonSchema());
+    expect(read('audit.schema.json')).toEqual(auditJsonSchema());
   });
 });
