@@ -64,7 +64,8 @@ function strykerSay(dir) {
   const r = wall(() =>
     spawnSync(process.execPath, [bin, 'run'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }),
   );
-  if (r.value.status !== 0) throw new Error(`stryker failed (${r.value.status}): ${r.value.stdout.slice(-2000)}${r.value.stderr.slice(-2000)}`);
+  if (r.value.status !== 0)
+    throw new Error(`stryker failed (${r.value.status}): ${r.value.stdout.slice(-2000)}${r.value.stderr.slice(-2000)}`);
   const files = JSON.parse(readFileSync(join(dir, 'stryker.json'), 'utf8')).files;
   const ms = Object.values(files).flatMap((f) => f.mutants);
   return {
