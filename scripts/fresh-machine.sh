@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The fresh-machine check: a clean Debian 12 (bookworm) root made by debootstrap from Debian's mirror, Node 20
+# copied in from this host, this repository cloned into it as `evigrade` (a plain `git clone` of the committed
+# HEAD), and the README's two commands run there as root, with no sudo binary, no terminal and no stdin.
+# Both must exit 0.
+#
+#   sudo bash scripts/fresh-machine.sh [--ref REF] [--keep] [--mirror URL]
+#
+# Needs on the host: root, debootstrap, git, unshare (util-linux), network to the Debian mirror and the npm
+# registry. The pristine root is cached in $EVIGRADE_FRESH_DIR (default /var/tmp/evigrade-fresh/base) and
+# copied for each run, so a second run skips debootstrap. What the root gets from the host, and why:
+#   /proc (a new one, own pid namespace), /dev (bind: the sandbox needs /dev/null, /dev/urandom, ptys),
+#   /sys with /sys/fs/cgroup (bind, read-write: the sandbox puts each job in a pids/memory cgroup),
+#   tmpfs on /tmp and /dev/shm (Postgres needs shared memory), /etc/resolv.conf (apt and npm reach the network).
+# Docker is not installed there, so the Docker tests skip (as they do on any machine without an engine).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+ref=HEAD keep=0 mirror=http://deb.debian.org/debian
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ref) ref=$2; shift 2 ;;
+    --keep) keep=1; shift ;;
+    --mirror) mirror=$2; shift 2 ;;
+    --enter) shift; break ;; # internal: we are inside the new namespaces
+    *) echo "fresh-machine: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'fresh-machine: %s\n' "$*"; }
+
+# Inside a private mount and pid namespace: mount what a booted machine has, chroot, run the README's commands.
+enter() {
+  local root=$1
+  mount --rbind /dev "$root/dev"
+  mount --make-rslave "$root/dev"
+  mount -t proc proc "$root/proc"
+  mount --rbind /sys "$root/sys"
+  mount --make-rslave "$root/sys"
+  mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
+  mkdir -p "$root/dev/shm"
+  mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
+  local status=0
+  run_step "$root" 1 "bash scripts/setup.sh" || status=1
+  [ "$status" = 0 ] && { run_step "$root" 2 "npm test" || status=1; }
+  return "$status"
+}
+
+# One README command as a new user types it: a login-like environment, no terminal, stdin closed.
+run_step() {
+  local root=$1 n=$2 cmd=$3
+  say "command $n: $cmd"
+  local -a argv
+  read -r -a argv <<<"$cmd"
+  set +e
+  chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    /bin/bash -c 'cd /root/evigrade && exec "$@"' bash "${argv[@]}" </dev/null 2>&1 | tee "$root/root/command-$n.log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  say "command $n exited $rc"
+  echo "$rc" >"$root/root/command-$n.rc"
+  return "$rc"
+}
+
+if [ "${1:-}" != "" ] && [ -d "${1:-}" ]; then
+  enter "$1"
+  exit $?
+fi
+
+[ "$(id -u)" = 0 ] || { echo "fresh-machine: run as root (debootstrap and chroot need it)" >&2; exit 2; }
+for tool in debootstrap git unshare chroot; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "fresh-machine: $tool not found (apt-get install debootstrap git util-linux)" >&2; exit 2; }
+done
+
+cache=${EVIGRADE_FRESH_DIR:-/var/tmp/evigrade-fresh}
+base=$cache/base
+if [ ! -f "$base/.complete" ]; then
+  say "debootstrap bookworm from $mirror into $base (once; cached)"
+  rm -rf "$base"
+  mkdir -p "$cache"
+  debootstrap --variant=minbase bookworm "$base" "$mirror"
+  touch "$base/.complete"
+fi
+
+run_root=$cache/run-$(date -u +%Y%m%dT%H%M%S)
+say "copying the pristine root to $run_root"
+cp -a "$base" "$run_root"
+cleanup() { [ "$keep" = 1 ] && say "kept $run_root" || rm -rf --one-file-system "$run_root"; }
+trap cleanup EXIT
+
+[ ! -e "$run_root/usr/bin/sudo" ] || { echo "fresh-machine: the root has sudo; it must not" >&2; exit 1; }
+cp /etc/resolv.conf "$run_root/etc/resolv.conf"
+
+# Node 20 from the host: the binary and npm, wherever `which node` resolves.
+node_bin=$(readlink -f "$(command -v node)")
+npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+say "node $("$node_bin" --version) from $node_bin, npm from $npm_dir"
+install -D -m 0755 "$node_bin" "$run_root/usr/bin/node"
+mkdir -p "$run_root/usr/lib/node_modules"
+cp -a "$npm_dir" "$run_root/usr/lib/node_modules/npm"
+ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$run_root/usr/bin/npm"
+ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$run_root/usr/bin/npx"
+
+commit=$(git -C "$repo" rev-parse --verify "$ref^{commit}")
+say "git clone of $commit into /root/evigrade"
+git clone --quiet --no-hardlinks "$repo" "$run_root/root/evigrade"
+git -C "$run_root/root/evigrade" checkout --quiet --detach "$commit"
+
+status=0
+unshare --mount --propagation private --pid --fork -- bash "$0" --enter "$run_root" || status=$?
+
+say "summary"
+for n in 1 2; do
+  printf '  command %s: exit %s\n' "$n" "$(cat "$run_root/root/command-$n.rc" 2>/dev/null || echo 'not run')"
+done
+grep -E '^ *Test Files|^ *Tests ' "$run_root/root/command-2.log" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g; s/^/  /' || true
+if [ "$status" != 0 ]; then
+  keep=1
+  say "FAILED: logs in $run_root/root/command-*.log"
+fi
+exit "$status"
