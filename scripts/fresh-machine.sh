@@ -91,6 +91,10 @@ trap cleanup EXIT
 
 [ ! -e "$run_root/usr/bin/sudo" ] || { echo "fresh-machine: the root has sudo; it must not" >&2; exit 1; }
 cp /etc/resolv.conf "$run_root/etc/resolv.conf"
+# As in Debian's container images: packages do not start their services at install (redis-server and postgresql
+# would try to listen on the host's 6379 and 5432, since the root shares its network). The tests start their own.
+printf '#!/bin/sh\nexit 101\n' >"$run_root/usr/sbin/policy-rc.d"
+chmod 0755 "$run_root/usr/sbin/policy-rc.d"
 
 # Node 20 from the host: the binary and npm, wherever `which node` resolves.
 node_bin=$(readlink -f "$(command -v node)")

@@ -62,13 +62,6 @@ die() {
 
 command -v apt-get >/dev/null 2>&1 || die "apt-get not found: this script installs Debian packages (Debian 12 or Ubuntu). Install these by hand: ${PACKAGES[*]}"
 
-# Root runs apt-get itself; anyone else goes through sudo (non-interactive without a terminal, so CI never hangs).
-as_root=()
-if [ "$(id -u)" != 0 ]; then
-  command -v sudo >/dev/null 2>&1 || die "installing Debian packages needs root: run this script as root, or install sudo. Packages: ${PACKAGES[*]}"
-  if [ -t 0 ]; then as_root=(sudo); else as_root=(sudo -n); fi
-fi
-
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
@@ -76,6 +69,12 @@ for pkg in "${PACKAGES[@]}"; do
 done
 
 if [ "${#missing[@]}" -gt 0 ]; then
+  # Root runs apt-get itself; anyone else goes through sudo (non-interactive without a terminal, so CI never hangs).
+  as_root=()
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || die "installing ${missing[*]} needs root: run this script as root, or install sudo"
+    if [ -t 0 ]; then as_root=(sudo); else as_root=(sudo -n); fi
+  fi
   say "installing ${missing[*]}"
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
