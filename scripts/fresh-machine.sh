@@ -53,8 +53,10 @@ run_step() {
   local -a argv
   read -r -a argv <<<"$cmd"
   set +e
+  local -a extra=()
+  [ -f "$root/etc/ssl/host-network-ca.pem" ] && extra=(NODE_EXTRA_CA_CERTS=/etc/ssl/host-network-ca.pem)
   chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${extra[@]}" \
     /bin/bash -c 'cd /root/evigrade && exec "$@"' bash "${argv[@]}" </dev/null 2>&1 | tee "$root/root/command-$n.log"
   local rc=${PIPESTATUS[0]}
   set -e
@@ -95,6 +97,14 @@ cp /etc/resolv.conf "$run_root/etc/resolv.conf"
 # would try to listen on the host's 6379 and 5432, since the root shares its network). The tests start their own.
 printf '#!/bin/sh\nexit 101\n' >"$run_root/usr/sbin/policy-rc.d"
 chmod 0755 "$run_root/usr/sbin/policy-rc.d"
+
+# A network that intercepts TLS (a proxy with its own CA) needs that CA on every machine on it: the host's
+# NODE_EXTRA_CA_CERTS file goes in as is, for npm only. Nothing else of the host's configuration does.
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  mkdir -p "$run_root/etc/ssl"
+  cp "$NODE_EXTRA_CA_CERTS" "$run_root/etc/ssl/host-network-ca.pem"
+  say "passing the host's NODE_EXTRA_CA_CERTS to npm (this network's TLS CA)"
+fi
 
 # Node 20 from the host: the binary and npm, wherever `which node` resolves.
 node_bin=$(readlink -f "$(command -v node)")

@@ -23,6 +23,8 @@ export interface GradeArgs {
   readonly from: LmsSystem | 'auto' | null;
   /** --attempts: the latest attempt per student (default) or every attempt as its own submission. */
   readonly attempts: AttemptChoice;
+  /** --allow-failing-reference: grade the class although the rubric's reference fails its tests (said in the log). */
+  readonly allowFailingReference: boolean;
 }
 
 const usage = (msg: string): never => {
@@ -56,10 +58,11 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     db: { type: 'string' },
     from: { type: 'string' },
     attempts: { type: 'string' },
+    'allow-failing-reference': { type: 'boolean' },
   });
   if (positionals.length !== 1)
     usage(
-      'usage: evigrade grade <submissions-dir|archive.zip> [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all] --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port]',
+      'usage: evigrade grade <submissions-dir|archive.zip> [--from canvas|moodle|blackboard|gradescope|auto] [--attempts latest|all] --rubric <rubric.yaml> --out <dir> [--concurrency N] [--sandbox auto|docker|bwrap|unshare] [--force] [--queue redis://host:port] [--allow-failing-reference]',
     );
   const rubric = values.rubric;
   const out = values.out;
@@ -75,6 +78,7 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     concurrency,
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
     force: values.force === true,
+    allowFailingReference: values['allow-failing-reference'] === true,
     noLlm: values['no-llm'] === true,
     config: typeof values.config === 'string' ? values.config : null,
     judges: judgeFlags(values['judge-endpoint'] as string[] | undefined, values['judge-model'] as string[] | undefined),

@@ -1,10 +1,11 @@
 // `evigrade check-rubric`: the hidden tests collect, and the reference solution passes every one.
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import { readSubmission } from '../adapters/fs/intake.js';
+import { referenceProblem } from '../batch.js';
+import type { DeterministicReport } from '../domain/report.js';
+import type { GradeJob } from '../queue/port.js';
 import { parseCheckArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
-import { EvigradeError } from '../domain/errors.js';
 import { collectExpected, gradeDeterministic } from '../pipeline.js';
 import { isEdgeCase, testName } from '../stages/report.js';
 import { withSandbox } from './shared.js';
@@ -28,22 +29,14 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write('warning: no reference solution; add `reference:` so the tests themselves are checked\n');
       return EXIT.ok;
     }
-    const sub = await readSubmission(
-      rubric.referenceDir,
-      'reference',
-      rubric.spec.limits,
-      rubric.spec.entry,
-      rubric.spec.language,
-    );
-    const report = await gradeDeterministic(sub, rubric, expected, ports);
-    const bad = report.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped');
-    if (bad.length > 0 || report.flags.some((f) => f.severity === 'critical')) {
-      const lines = bad.map((t) => `  ${t.id} ${t.status}: ${t.name}\n    ${t.message.split('\n')[0] ?? ''}`);
-      throw new EvigradeError(
-        'REFERENCE_FAILED',
-        `${args.rubric}: the reference solution fails ${bad.length} of ${report.tests.length} tests:\n${lines.join('\n')}`,
-      );
-    }
+    const graded: DeterministicReport[] = [];
+    const grade = async (job: GradeJob): Promise<DeterministicReport> => {
+      graded.push(await gradeDeterministic(job.submission, rubric, expected, ports));
+      return graded[0] as DeterministicReport;
+    };
+    const problem = await referenceProblem(rubric, expected, { grade }, args.rubric);
+    if (problem) throw problem;
+    const report = graded[0] as DeterministicReport;
     process.stdout.write(
       `reference solution passes all ${report.tests.length} tests (score ${report.scores.deterministic.total}/10)\n`,
     );
