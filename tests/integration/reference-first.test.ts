@@ -2,11 +2,18 @@
 // reference without the entry) is refused before any student is graded, by `check-rubric` and by `grade` alike,
 // unless the instructor passes --allow-failing-reference. A passing reference is remembered per rubric hash.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { referenceProblem } from '../../src/batch.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLocalQueue } from '../../src/queue/local.js';
+import { createBatchService } from '../../src/server/batches.js';
+import { loadRubricStore } from '../../src/server/rubric-store.js';
+import { createSlots } from '../../src/server/slots.js';
+import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 
@@ -92,3 +99,73 @@ describe('the reference is graded first', () => {
     expect(kept.map((e) => /^[0-9a-f]{64}-[0-9a-f]{64}$/.test(e.name))).toEqual([true]);
   });
 });
+
+describe('POST /batches against a rubric whose reference fails', () => {
+  let close: () => Promise<unknown> = async () => undefined;
+  afterAll(() => close());
+
+  it('is refused with 422 REFERENCE_FAILED (the other rubrics still serve); ?allow_failing_reference=true takes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ref-first-serve-'));
+    for (const [name, importAs] of [
+      ['good', './half'],
+      ['typo', './hlaf'],
+    ] as const) {
+      serveAs(rubric(importAs, 'half.js'), join(dir, name), name);
+    }
+    const sandbox = await sandboxFor(await firstBackend());
+    const queue = createLocalQueue(
+      { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
+      2,
+    );
+    const rubrics = await loadRubricStore(
+      dir,
+      (r) => queue.collect(r),
+      (r, expected) => referenceProblem(r, expected, queue, r.path),
+    );
+    const ports = { queue, judge: null, now: () => new Date(), tools: {} };
+    const slots = createSlots(2, 4);
+    const log = pino({ level: 'silent' });
+    const batches = createBatchService(mkdtempSync(join(tmpdir(), 'ref-first-data-')), rubrics, slots, ports, log);
+    const app = await buildApp({
+      rubrics,
+      slots,
+      ports,
+      apiKeys: ['k'.repeat(32)],
+      ratePerMinute: 1000,
+      logger: false,
+      batches,
+      judgeInfo: () => ({ configured: 0 }),
+    });
+    close = async () => {
+      await app.close();
+      sandbox.close();
+    };
+    const post = (id: string, query = '') =>
+      app.inject({
+        method: 'POST',
+        url: `/batches${query}`,
+        headers: { authorization: `Bearer ${'k'.repeat(32)}` },
+        payload: { rubric: id, submissions: [{ id: 'ana', files: { 'half.js': 'exports.half = (x) => x / 2;\n' } }] },
+      });
+    const refused = await post('typo');
+    const body = refused.json<{ error: { code: string; message: string } }>();
+    expect([refused.statusCode, body.error.code, body.error.message.split('\n')[0]]).toEqual([
+      422,
+      'REFERENCE_FAILED',
+      `${join(dir, 'typo', 'rubric.yaml')}: the reference solution fails 2 of 2 tests:`,
+    ]);
+    expect(body.error.message.split('\n').at(-1)).toBe(
+      'Not grading a batch against it: fix the rubric (evigrade check-rubric), or add ?allow_failing_reference=true.',
+    );
+    expect((await post('good')).statusCode).toBe(202);
+    expect((await post('typo', '?allow_failing_reference=true')).statusCode).toBe(202);
+  });
+});
+
+/** A rubric() folder as `<to>/rubric.yaml` with its tests and reference, under its own id (a served rubric folder). */
+function serveAs(from: string, to: string, id: string): void {
+  mkdirSync(join(to, 'ref'), { recursive: true });
+  writeFileSync(join(to, 'ref', 'half.js'), readFileSync(join(from, 'ref', 'half.js')));
+  writeFileSync(join(to, 't.test.js'), readFileSync(join(from, 't.test.js')));
+  writeFileSync(join(to, 'rubric.yaml'), readFileSync(join(from, 'r.yaml'), 'utf8').replace('id: half', `id: ${id}`));
+}
