@@ -6,10 +6,13 @@
 #
 #   sudo bash scripts/fresh-machine.sh [--ref REF] [--keep] [--mirror URL]
 #
-# Needs on the host: root, debootstrap, git, unshare (util-linux), network to the Debian mirror and the npm
+# Needs on the host: root, debootstrap, git, bubblewrap, network to the Debian mirror and the npm
 # registry. The pristine root is cached in $EVIGRADE_FRESH_DIR (default /var/tmp/evigrade-fresh/base) and
 # copied for each run, so a second run skips debootstrap. What the root gets from the host, and why:
-#   /proc (a new one, own pid namespace), /dev (bind: the sandbox needs /dev/null, /dev/urandom, ptys),
+#   its own mount, IPC and UTS namespaces (bubblewrap; the network is the host's),
+#   /proc (the host's, bound: a job's sandbox mounts a proc of its own, which the kernel allows only where a proc
+#   is fully visible; bubblewrap's own --proc covers /proc/sys and the like, so it would not be),
+#   /dev (bind: the sandbox needs /dev/null, /dev/urandom, ptys),
 #   /sys with /sys/fs/cgroup (bind, read-write: the sandbox puts each job in a pids/memory cgroup),
 #   tmpfs on /tmp and /dev/shm (Postgres needs shared memory), /etc/resolv.conf (apt and npm reach the network).
 # Docker is not installed there, so the Docker tests skip (as they do on any machine without an engine).
@@ -22,42 +25,27 @@ while [ $# -gt 0 ]; do
     --ref) ref=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --mirror) mirror=$2; shift 2 ;;
-    --enter) shift; break ;; # internal: we are inside the new namespaces
     *) echo "fresh-machine: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 
 say() { printf 'fresh-machine: %s\n' "$*"; }
 
-# Inside a private mount and pid namespace: mount what a booted machine has, chroot, run the README's commands.
-enter() {
-  local root=$1
-  mount --rbind /dev "$root/dev"
-  mount --make-rslave "$root/dev"
-  mount -t proc proc "$root/proc"
-  mount --rbind /sys "$root/sys"
-  mount --make-rslave "$root/sys"
-  mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
-  mkdir -p "$root/dev/shm"
-  mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
-  local status=0
-  run_step "$root" 1 "bash scripts/setup.sh" || status=1
-  [ "$status" = 0 ] && { run_step "$root" 2 "npm test" || status=1; }
-  return "$status"
-}
-
-# One README command as a new user types it: a login-like environment, no terminal, stdin closed.
+# One README command as a new user types it, as root in the fresh root: a login-like environment, no terminal,
+# stdin closed. bubblewrap (as root, no user namespace: the command keeps root's capabilities) makes the root the
+# mount namespace's own root with pivot_root. A chroot would not do: the kernel refuses new user namespaces to a
+# chrooted process, so neither bwrap nor unshare could sandbox a job there.
 run_step() {
   local root=$1 n=$2 cmd=$3
   say "command $n: $cmd"
-  local -a argv
+  local -a argv env=(--setenv HOME /root --setenv USER root --setenv LOGNAME root --setenv SHELL /bin/bash
+    --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
   read -r -a argv <<<"$cmd"
+  [ -f "$root/etc/ssl/host-network-ca.pem" ] && env+=(--setenv NODE_EXTRA_CA_CERTS /etc/ssl/host-network-ca.pem)
   set +e
-  local -a extra=()
-  [ -f "$root/etc/ssl/host-network-ca.pem" ] && extra=(NODE_EXTRA_CA_CERTS=/etc/ssl/host-network-ca.pem)
-  chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${extra[@]}" \
-    /bin/bash -c 'cd /root/evigrade && exec "$@"' bash "${argv[@]}" </dev/null 2>&1 | tee "$root/root/command-$n.log"
+  bwrap --bind "$root" / --dev-bind /dev /dev --tmpfs /dev/shm --bind /proc /proc --bind /sys /sys --tmpfs /tmp \
+    --unshare-ipc --unshare-uts --hostname fresh-debian --die-with-parent --clearenv "${env[@]}" \
+    --chdir /root/evigrade -- "${argv[@]}" </dev/null 2>&1 | tee "$root/root/command-$n.log"
   local rc=${PIPESTATUS[0]}
   set -e
   say "command $n exited $rc"
@@ -65,14 +53,9 @@ run_step() {
   return "$rc"
 }
 
-if [ "${1:-}" != "" ] && [ -d "${1:-}" ]; then
-  enter "$1"
-  exit $?
-fi
-
-[ "$(id -u)" = 0 ] || { echo "fresh-machine: run as root (debootstrap and chroot need it)" >&2; exit 2; }
-for tool in debootstrap git unshare chroot; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "fresh-machine: $tool not found (apt-get install debootstrap git util-linux)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "fresh-machine: run as root (debootstrap, and the commands run as root in the new root)" >&2; exit 2; }
+for tool in debootstrap git bwrap; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "fresh-machine: $tool not found (apt-get install debootstrap git bubblewrap)" >&2; exit 2; }
 done
 
 cache=${EVIGRADE_FRESH_DIR:-/var/tmp/evigrade-fresh}
@@ -122,7 +105,8 @@ git clone --quiet --no-hardlinks "$repo" "$run_root/root/evigrade"
 git -C "$run_root/root/evigrade" checkout --quiet --detach "$commit"
 
 status=0
-unshare --mount --propagation private --pid --fork -- bash "$0" --enter "$run_root" || status=$?
+run_step "$run_root" 1 "bash scripts/setup.sh" || status=1
+[ "$status" = 0 ] && { run_step "$run_root" 2 "npm test" || status=1; }
 
 say "summary"
 for n in 1 2; do
