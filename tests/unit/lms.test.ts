@@ -25,7 +25,7 @@ async function read(
   const entries = await readZip(await buildZip(items), 'dl.zip', LIMITS);
   const { format, entries: root } = resolveFormat(entries, from, 'dl.zip');
   const parsed = format.parse(root, { entryFile: 'leap.js' });
-  return { system: format.id, unmatched: parsed.unmatched, subs: lmsSubmissions(parsed.attempts, attempts) };
+  return { system: format.id, unmatched: parsed.unmatched, subs: lmsSubmissions(parsed.attempts, attempts, 'leap.js') };
 }
 const shape = (s: Awaited<ReturnType<typeof read>>['subs']) =>
   s.map((x) => ({ id: x.id, lms: x.lms, files: Object.keys(x.files), error: x.error?.code ?? null }));
@@ -70,6 +70,25 @@ describe('LMS download formats', () => {
         error: null,
       },
     ]);
+  });
+
+  it('a single uploaded file is renamed to the entry file, as folder intake does; its messages name the upload', async () => {
+    const r = await read([
+      { name: 'leeana_5_900_solution.js', content: code },
+      { name: 'kimbo_6_901_photo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]) },
+      { name: 'parkjin_7_902_main.js', content: code },
+      { name: 'parkjin_7_902_util.js', content: code },
+    ]);
+    expect(r.subs.map((x) => [x.id, Object.keys(x.files), x.error?.message ?? null])).toEqual([
+      ['leeana-5', ['leap.js'], null],
+      [
+        'kimbo-6',
+        [],
+        'submission "kimbo-6": "photo.png" (graded as leap.js) is binary (contains NUL bytes) (kimbo_6_901_photo.png in the download)',
+      ],
+      ['parkjin-7', ['main.js', 'util.js'], null],
+    ]);
+    expect(r.subs[0]?.files['leap.js']).toBe(code);
   });
 
   it("Moodle: 'Full Name_id_assignsubmission_file_' folders with nested paths; online text listed, not graded; flat prefixes too", async () => {
@@ -330,7 +349,7 @@ describe('unpacked downloads (a folder)', () => {
       ['Zoë Núñez_77_assignsubmission_file_/leap.js', 'symlink', 0],
     ]);
     const { format, entries: root } = resolveFormat(entries, 'auto', dir);
-    const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest');
+    const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest', 'leap.js');
     expect(subs.map((s) => [s.id, s.error?.code ?? null])).toEqual([
       ['sean-o-brien-1042', null],
       ['ana-lee-5', 'INTAKE_SPECIAL_FILE'],
