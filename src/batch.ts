@@ -8,15 +8,16 @@ import { EvigradeError } from './domain/errors.js';
 import { ReportSchema, type Report, type Summary } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import { emptySubmission, type Submission } from './domain/submission.js';
-import { asEvigradeError, conclude, measure, type GradingPorts, type Intake, type Measured } from './pipeline.js';
-import { deterministicPart } from './stages/judgement.js';
+import { asEvigradeError } from './domain/errors.js';
+import { conclude, measure, type GradingPorts, type Intake, type Measured } from './pipeline.js';
+import { deterministicPart } from './stages/judge/judgement.js';
 import type { GradeQueue } from './queue/port.js';
 import type { DeterministicReport } from './domain/report.js';
-import type { ExpectedTest } from './stages/test-run.js';
-import { intakeMap } from './stages/intake.js';
-import { nameSubmissions, notASubmission } from './stages/intake-names.js';
+import type { ExpectedTest } from './domain/queue.js';
+import { intakeMap } from './stages/intake/intake.js';
+import { nameSubmissions, notASubmission } from './stages/intake/intake-names.js';
 import type { LmsSubmission } from './stages/lms/submissions.js';
-import { summarise } from './stages/summary.js';
+import { summarise } from './stages/score/summary.js';
 
 export interface BatchOptions {
   readonly submissionsDir: string;
@@ -48,7 +49,7 @@ export interface BatchResult {
 }
 
 interface Entry {
-  /** Safe as a file name (stages/intake-names.ts); `name` is the folder's or file's own. */
+  /** Safe as a file name (stages/intake/intake-names.ts); `name` is the folder's or file's own. */
   readonly id: string;
   readonly name?: string;
   readonly path: string;

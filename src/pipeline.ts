@@ -1,116 +1,19 @@
-// The only place that knows stage order:
-// intake → collect (once per rubric) → sandboxed runs (resumed after a kill) →
-// interpretation → scores → evidence → report.
+// The one grading path every caller takes (CLI batch, HTTP batch, POST /grade): the intake result → the
+// deterministic part through the queue (engine.ts, wherever the queue runs it) → the judge → the Report built
+// once → kept by the caller → recorded in the history.
 import { randomUUID } from 'node:crypto';
-import { LANGUAGES } from './domain/languages.js';
-import type { AnalysisPort } from './adapters/analysis/pool.js';
 import type { JudgePort } from './judges/port.js';
 import type { HistoryStore } from './domain/history.js';
 import type { LmsIdentity } from './domain/lms.js';
 import type { GradeJob, GradeQueue } from './queue/port.js';
 import { withLms } from './stages/lms/submissions.js';
-import { finalize, skippedJudgement } from './stages/judgement.js';
-import type { Sandbox } from './adapters/sandbox/registry.js';
-import { SANDBOX_ROOT } from './adapters/sandbox/rootfs.js';
-import type { HarnessPayload, RawRun, SandboxJob } from './adapters/sandbox/types.js';
-import { EvigradeError, isEvigradeError } from './domain/errors.js';
+import { finalize, skippedJudgement } from './stages/judge/judgement.js';
+import { asEvigradeError, type EvigradeError } from './domain/errors.js';
 import type { DeterministicReport, Report } from './domain/report.js';
-import { selectorMatches, type Rubric } from './domain/rubric.js';
+import type { Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
-import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from './stages/attempts.js';
-import { assembleReport, testName, toTestResults } from './stages/report.js';
-import { interpretRun, type ExpectedTest } from './stages/test-run.js';
-import { importedNames } from './stages/imports.js';
-import { jobTest } from './stages/test-rewrite.js';
-import { isTsFile, jsName, transpileForJob } from './stages/typescript.js';
-
-/** What the deterministic part needs: it runs where the queue runs it (this process, or a worker). */
-export interface GradePorts {
-  readonly sandbox: Sandbox;
-  readonly analysis: AnalysisPort;
-  readonly now: () => Date;
-  readonly tools: Record<string, string>;
-  /** Extra runs after a test takes the job down (each gets the full time limit). */
-  readonly maxResumes: number;
-}
-
-const ms = (since: number): number => Math.round(performance.now() - since);
-
-function payload(rubric: Rubric, mode: HarnessPayload['mode'], only: HarnessPayload['only']): HarnessPayload {
-  const python = LANGUAGES[rubric.spec.language].runtime === 'python';
-  return {
-    mode,
-    root: SANDBOX_ROOT,
-    entry: mode === 'run' && !python ? jsName(rubric.spec.entry) : null,
-    tests: rubric.tests.map((t) => jobTest(t, !python)),
-    only,
-    stubNames: python ? [] : importedNames(rubric.tests.map((t) => t.jobSource)),
-    testTimeoutMs: rubric.spec.limits.test_timeout_ms,
-    outputBytes: rubric.spec.limits.output_kb * 1024,
-    builtins: rubric.spec.builtins ?? [],
-    // The submission's process gets the job's memory less what the test process itself needs.
-    ...(python ? { memoryBytes: Math.max(64, rubric.spec.limits.memory_mb - 48) * 1024 * 1024 } : {}),
-  };
-}
-
-/** The job for a rubric's hidden tests: its runtime, payload and limits. */
-const jobOf = (
-  rubric: Rubric,
-  files: Submission['files'],
-  mode: HarnessPayload['mode'],
-  only: HarnessPayload['only'],
-  limits = rubric.spec.limits,
-): SandboxJob => ({
-  runtime: LANGUAGES[rubric.spec.language].runtime,
-  files,
-  payload: payload(rubric, mode, only),
-  limits,
-});
-
-/**
- * Learns the tests that must report, from the hidden tests alone (the
- * submission is replaced by a stub), so nothing a submission does can change
- * the expected set.
- */
-export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise<ExpectedTest[]> {
-  const limits = { ...rubric.spec.limits, timeout_ms: Math.max(rubric.spec.limits.timeout_ms, 30_000) };
-  const run = await sandbox.run(jobOf(rubric, [], 'collect', null, limits));
-  const expected: ExpectedTest[] = [];
-  const problems: string[] = [];
-  for (const f of run.frames) {
-    if (f.type !== 'collected') continue;
-    const d = f.data as { file: string; tests: { index: number; path: string[] }[]; error: string | null };
-    if (d.error) problems.push(`${d.file}: cannot be loaded: ${d.error.split('\n')[0]}`);
-    for (const t of d.tests) expected.push({ file: d.file, index: t.index, path: t.path });
-  }
-  if (!run.frames.some((f) => f.type === 'done')) {
-    problems.push(
-      `collecting the tests did not finish (exit ${run.exitCode ?? run.signal}): ${run.stderr.slice(0, 500)}`,
-    );
-  }
-  if (problems.length === 0 && expected.length === 0) problems.push('the test files register no tests');
-  const names = expected.map(testName);
-  for (const sel of [...Object.keys(rubric.spec.weights), ...rubric.spec.edge_cases]) {
-    if (!names.some((n) => selectorMatches(sel, n)))
-      problems.push(`"${sel}" (in weights or edge_cases) matches no test`);
-  }
-  if (problems.length > 0) throw new EvigradeError('RUBRIC_TESTS_INVALID', `${rubric.path}: ${problems.join('; ')}`);
-  return expected;
-}
-
-/** The files the job gets: TypeScript type-stripped, and nothing named like a hidden test. */
-function jobFiles(sub: Submission, rubric: Rubric): { files: Submission['files']; shadowed: string[] } {
-  const hidden = new Set(rubric.tests.flatMap((t) => [t.name, t.jobName]));
-  const runnable = sub.files.map((f) => {
-    if (rubric.spec.language !== 'typescript' || !isTsFile(f.path)) return f;
-    const out = transpileForJob(f.path, f.content);
-    return { ...f, path: out.path, content: out.code, bytes: Buffer.byteLength(out.code) };
-  });
-  return {
-    files: runnable.filter((f) => !hidden.has(f.path)),
-    shadowed: runnable.filter((f) => hidden.has(f.path)).map((f) => f.path),
-  };
-}
+import type { ExpectedTest } from './domain/queue.js';
+import { failedDeterministic, ms } from './engine.js';
 
 /** The judge stage on a deterministic report: asked, audited, blended, timed, and the Report built. */
 export async function judgeReport(
@@ -128,122 +31,11 @@ export async function judgeReport(
   );
 }
 
-/** Everything measured: tests in the sandbox, lint and metrics, scores and evidence. */
-export async function gradeDeterministic(
-  sub: Submission,
-  rubric: Rubric,
-  expected: readonly ExpectedTest[],
-  ports: GradePorts,
-): Promise<DeterministicReport> {
-  const t0 = performance.now();
-  const state = newAttemptState();
-  const { files, shadowed } = jobFiles(sub, rubric);
-  if (shadowed.length > 0) {
-    state.flags.push({
-      code: 'intake.shadowed_test_file',
-      severity: 'info',
-      message: `submitted file(s) ${shadowed.join(', ')} share a hidden test's name and were replaced by it`,
-    });
-  }
-  // Lint and metrics run in the worker pool while the sandbox runs the tests.
-  const analysing = timed(() =>
-    ports.analysis.analyse(sub.files, {
-      lint: rubric.spec.lint,
-      language: rubric.spec.language,
-      limits: rubric.spec.analysis,
-    }),
-  );
-  // A grader failure of the analysis (ANALYSIS_FAILED) surfaces at the await below, not as an unhandled rejection meanwhile.
-  analysing.catch(() => undefined);
-  const testRunMs = (await timed(() => runTests(files, rubric, expected, state, ports))).ms;
-  const analysis = await analysing;
-  const tests = toTestResults(rubric, expected, settle(state, expected));
-  return assembleReport({
-    status: 'graded',
-    submission: { ...sub },
-    rubric,
-    backend: ports.sandbox.backend.id,
-    runs: state.runs,
-    tests,
-    events: state.events,
-    flags: state.flags,
-    errors: [],
-    analyses: analysis.value,
-    timings: { testRunMs, analysisMs: analysis.ms, totalMs: ms(t0) },
-    tools: ports.tools,
-    now: ports.now(),
-  });
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t0 = performance.now();
-  const value = await fn();
-  return { value, ms: ms(t0) };
-}
-
-/** Runs the job, and re-runs it for the tests a kill left without a result. */
-async function runTests(
-  files: Submission['files'],
-  rubric: Rubric,
-  expected: readonly ExpectedTest[],
-  state: AttemptState,
-  ports: GradePorts,
-): Promise<void> {
-  let only: HarnessPayload['only'] = null;
-  for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
-    const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only));
-    const next = foldAttempt(state, interpretRun(run, expected), run, expected, rubric.spec.limits);
-    if (!next) return;
-    if (attempt < ports.maxResumes)
-      state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
-    only = onlyMap(next);
-  }
-}
-
-/** The deterministic report of a submission that could not be graded (intake rejection or machine failure). */
-export function failedDeterministic(
-  sub: Submission,
-  rubric: Rubric,
-  expected: readonly ExpectedTest[],
-  err: EvigradeError,
-  ports: Pick<GradePorts, 'now' | 'tools'> & { backend: string },
-): DeterministicReport {
-  const status = err.code.startsWith('INTAKE_') ? 'rejected' : 'error';
-  const why =
-    status === 'rejected'
-      ? `not run: the submission was rejected at intake (${err.code})`
-      : `not run: the grader failed (${err.code})`;
-  const tests = toTestResults(
-    rubric,
-    expected,
-    expected.map(() => ({ status: 'error' as const, durationMs: 0, message: why })),
-  );
-  return assembleReport({
-    // A rejected submission never reached a sandbox.
-    status,
-    submission: sub,
-    rubric,
-    backend: status === 'rejected' ? 'none' : ports.backend,
-    runs: 0,
-    tests,
-    events: [],
-    flags: [],
-    errors: [err],
-    analyses: [],
-    timings: {},
-    tools: ports.tools,
-    now: ports.now(),
-  });
-}
-
 /** The Report of a submission that could not be graded; no judge is asked. */
 export function failedReport(...args: Parameters<typeof failedDeterministic>): Report {
   const det = failedDeterministic(...args);
   return finalize(det, skippedJudgement(`the submission was not graded (${det.status})`), args[1]);
 }
-
-export const asEvigradeError = (e: unknown): EvigradeError =>
-  isEvigradeError(e) ? e : new EvigradeError('INTERNAL', e instanceof Error ? e.message : String(e));
 
 /** Where one grading's parts run: the deterministic part on the queue, then the judge here, then the history. */
 export interface GradingPorts {

@@ -15,8 +15,9 @@ import { createSlots } from '../src/server/slots.js';
 import type { Submission } from '../src/domain/submission.js';
 import type { Report } from '../src/domain/report.js';
 import { availability, openSandbox, type ProcessBackendId, type Sandbox } from '../src/adapters/sandbox/registry.js';
-import { collectExpected, gradeSubmission, type GradePorts } from '../src/pipeline.js';
-import type { ExpectedTest } from '../src/stages/test-run.js';
+import { collectExpected, type GradePorts } from '../src/engine.js';
+import { gradeSubmission } from '../src/pipeline.js';
+import type { ExpectedTest } from '../src/domain/queue.js';
 import { createAnalysisPool, type AnalysisPort } from '../src/adapters/analysis/pool.js';
 import { canonicalJson, sha256 } from '../src/util/hash.js';
 

@@ -23,7 +23,7 @@ const nowMs = () => {
  * Calls `onTimeout` once `ms` of own time has passed; `clear()` cancels. A wait counts only within what it can be: never
  * negative, never longer than the wall time that passed. (The count is read by path each time: a descriptor kept open
  * could be closed by the submission and its number reused for a file of its own, which made every test's own time
- * negative — red-team pass 2026-11-23, DESIGN.md class 11. The process's CPU is no lower bound: V8's collector and
+ * negative — red-team pass 2026-11-23, docs/harness.md class 11. The process's CPU is no lower bound: V8's collector and
  * compiler threads add to it, so a CPU-bound test near its limit would time out where Jest's would not.)
  */
 function ownTimeout(ms, onTimeout) {

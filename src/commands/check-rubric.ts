@@ -6,8 +6,8 @@ import type { DeterministicReport } from '../domain/report.js';
 import type { GradeJob } from '../queue/port.js';
 import { parseCheckArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
-import { collectExpected, gradeDeterministic } from '../pipeline.js';
-import { isEdgeCase, testName } from '../stages/report.js';
+import { collectExpected, gradeDeterministic } from '../engine.js';
+import { isEdgeCase, testName } from '../stages/score/report.js';
 import { withSandbox } from './shared.js';
 
 export async function run(argv: string[]): Promise<number> {

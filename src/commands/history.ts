@@ -6,7 +6,7 @@ import { exportBatch } from '../report/write.js';
 import { parseHistoryArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
-import { gradingDiff } from '../stages/grading-diff.js';
+import { gradingDiff } from '../stages/score/grading-diff.js';
 
 const line = (g: Grading): string =>
   `#${g.id}  ${g.gradedAt}  ${g.rubricId}/${g.submissionId}  ${g.status}  ${g.final}  [${g.flags.join(' ')}]  by ${g.requestedBy}  report ${g.reportSha.slice(0, 12)}`;

@@ -16,7 +16,7 @@ import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { JudgeSpec } from '../domain/judge.js';
 import { createJudgePort, type JudgePort } from '../judges/port.js';
-import type { GradePorts } from '../pipeline.js';
+import type { GradePorts } from '../engine.js';
 import { createLocalQueue } from '../queue/local.js';
 import type { GradeQueue } from '../queue/port.js';
 import { sha256 } from '../util/hash.js';

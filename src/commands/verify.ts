@@ -6,7 +6,7 @@ import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { parseVerifyArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
-import { collectExpected, gradeDeterministic } from '../pipeline.js';
+import { collectExpected, gradeDeterministic } from '../engine.js';
 import { checkReport, compareRerun, parseReport, whyNotAReport } from '../report/verify.js';
 import { withSandbox } from './shared.js';
 

@@ -149,5 +149,9 @@ export class EvigradeError extends Error {
 
 export const isEvigradeError = (e: unknown): e is EvigradeError => e instanceof EvigradeError;
 
+/** Any thrown value as an EvigradeError: ours as it is, anything else an INTERNAL error carrying its message. */
+export const asEvigradeError = (e: unknown): EvigradeError =>
+  isEvigradeError(e) ? e : new EvigradeError('INTERNAL', e instanceof Error ? e.message : String(e));
+
 /** Intake errors are the student's data, not the machine's failure. */
 export const isSubmissionError = (code: ErrorCode): boolean => code.startsWith('INTAKE_');

@@ -18,6 +18,8 @@ export const ExpectedTestSchema = z
     path: z.array(z.string().max(4096)).min(1).max(64),
   })
   .strict();
+/** A test the grader knows must report: collected from the hidden tests alone (file, index, describe path). */
+export type ExpectedTest = Readonly<z.infer<typeof ExpectedTestSchema>>;
 
 /** A rubric, stored once per content hash; the worker rebuilds it and checks the hash. */
 export const RubricWireSchema = z
@@ -42,7 +44,7 @@ export const GradeJobSchema = z
     expected: z.array(ExpectedTestSchema).min(1).max(10_000),
     submission: z
       .object({
-        /** Intake's safe id (stages/intake-names.ts); the name travels beside it, for the report. */
+        /** Intake's safe id (stages/intake/intake-names.ts); the name travels beside it, for the report. */
         id: z.string().regex(SAFE_ID),
         name: z.string().min(1).max(800).optional(),
         sha256: sha,

@@ -259,7 +259,7 @@ export type Report = z.infer<typeof ReportSchema>;
 /**
  * What the deterministic stages produce (tests, lint, metrics, scores, evidence, flags): a report before the
  * judge, with no judge field to fill in. It is what a queue worker sends back; `finalize`
- * (stages/judgement.ts) turns it into the Report, once.
+ * (stages/judge/judgement.ts) turns it into the Report, once.
  */
 export const DeterministicReportSchema = ReportSchema.omit({ judge: true, scores: true })
   .extend({

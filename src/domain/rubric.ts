@@ -95,7 +95,7 @@ const relPath = z
   });
 
 /**
- * Node built-ins a rubric may grant to submissions beyond the harness's default set (DESIGN.md, "What the
+ * Node built-ins a rubric may grant to submissions beyond the harness's default set (docs/harness.md, "What the
  * submission can reach"). None of them reaches the harness's objects: `async_hooks` and
  * `diagnostics_channel` (which observe the harness's own resources), `vm`, `module`, `worker_threads`, `v8`,
  * `inspector`, `repl` and `cluster` are never grantable.

@@ -13,7 +13,7 @@ export interface SubmissionFile {
   readonly bytes: number;
 }
 export interface Submission {
-  /** Safe as a file name and URL segment (stages/intake-names.ts). */
+  /** Safe as a file name and URL segment (stages/intake/intake-names.ts). */
   readonly id: string;
   /** The name as the student's folder, file or LMS gave it, when it differs from the id (o'brien, José Núñez). */
   readonly name?: string;

@@ -2,14 +2,9 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import sjson from 'secure-json-parse';
-import type { Logger } from 'pino';
 import { EvigradeError } from '../domain/errors.js';
-import type { HistoryStore } from '../domain/history.js';
-import type { BatchPorts } from '../batch.js';
-import type { BatchService } from '../server/batches.js';
-import type { RubricStore } from '../server/rubric-store.js';
-import type { Slots } from '../server/slots.js';
 import { createAuth } from './auth.js';
+import type { AppDeps } from './deps.js';
 import { errorHandler, sendError } from './errors.js';
 import { batchRoutes } from './routes/batches.js';
 import { gradeRoutes } from './routes/grade.js';
@@ -17,22 +12,6 @@ import { historyRoutes } from './routes/history.js';
 import { healthRoutes } from './routes/health.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { rubricRoutes } from './routes/rubrics.js';
-
-export interface AppDeps {
-  readonly rubrics: RubricStore;
-  readonly slots: Slots;
-  readonly batches: BatchService;
-  readonly ports: BatchPorts;
-  readonly apiKeys: readonly string[];
-  readonly ratePerMinute: number;
-  readonly judgeInfo: () => Record<string, unknown>;
-  /** The grading history, when the server records one (--db); the same store is in `ports.history`. */
-  readonly history?: HistoryStore | null;
-  readonly logger?: Logger | false;
-  /** Bytes: one submission's body, and a batch's. */
-  readonly bodyLimit?: number;
-  readonly batchBodyLimit?: number;
-}
 
 const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/openapi.json']);
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { JudgeCache } from '../adapters/judge-cache.js';
 import { JudgeOutputSchema, type JudgeAttempt, type JudgeOutput } from '../domain/judge.js';
-import { parseJudgeAnswer } from '../stages/judge-parse.js';
-import type { JudgePrompt } from '../stages/prompt.js';
+import { parseJudgeAnswer } from '../stages/judge/judge-parse.js';
+import type { JudgePrompt } from '../stages/judge/prompt.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import type { Limiter } from '../util/limiter.js';
 import { JudgeCallError, type Judge, type JudgeRaw } from './types.js';

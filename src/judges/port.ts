@@ -4,8 +4,8 @@ import { DEFAULT_JUDGE_CHAIN, JudgeSpecSchema, type JudgeSpec } from '../domain/
 import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
-import { skippedJudgement, type Judgement } from '../stages/judgement.js';
-import { buildPrompt } from '../stages/prompt.js';
+import { skippedJudgement, type Judgement } from '../stages/judge/judgement.js';
+import { buildPrompt } from '../stages/judge/prompt.js';
 import { createLimiter, type Pace } from '../util/limiter.js';
 import { runChain, type ChainDeps } from './chain.js';
 import { loadInferenceClient } from './inference-client.js';

@@ -1,4 +1,4 @@
-import { collectExpected, gradeDeterministic, type GradePorts } from '../pipeline.js';
+import { collectExpected, gradeDeterministic, type GradePorts } from '../engine.js';
 import type { GradeQueue } from './port.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
-import type { ExpectedTest } from '../stages/test-run.js';
+import type { ExpectedTest } from '../domain/queue.js';
 import type { Pace } from '../util/limiter.js';
 
 /** One submission to grade deterministically (sandboxed tests, lint, metrics); the judge comes after, on the submitting side. */

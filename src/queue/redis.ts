@@ -5,7 +5,7 @@ import { GradeJobSchema, type GradeJobData, type RubricWire } from '../domain/qu
 import { DeterministicReportSchema, type DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { ExpectedTestSchema } from '../domain/queue.js';
-import { fileMapOf } from '../stages/intake.js';
+import { fileMapOf } from '../stages/intake/intake.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import { connect, JOB, reachable, rubricKey, type QueueSettings } from './bull.js';
 import type { GradeJob, GradeQueue } from './port.js';

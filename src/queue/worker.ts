@@ -3,20 +3,14 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { buildRubric, formatZodIssues } from '../adapters/fs/rubric-loader.js';
-import { EvigradeError, isSubmissionError } from '../domain/errors.js';
+import { asEvigradeError, EvigradeError, isSubmissionError } from '../domain/errors.js';
 import { CollectJobSchema, GradeJobSchema, RubricWireSchema } from '../domain/queue.js';
 import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import { emptySubmission, type Submission } from '../domain/submission.js';
-import {
-  asEvigradeError,
-  collectExpected,
-  failedDeterministic,
-  gradeDeterministic,
-  type GradePorts,
-} from '../pipeline.js';
-import { intakeMap } from '../stages/intake.js';
-import type { ExpectedTest } from '../stages/test-run.js';
+import { collectExpected, failedDeterministic, gradeDeterministic, type GradePorts } from '../engine.js';
+import { intakeMap } from '../stages/intake/intake.js';
+import type { ExpectedTest } from '../domain/queue.js';
 import { connect, JOB, reachable, rubricKey, type JobName, type QueueSettings } from './bull.js';
 import { encodeFailure } from './outcome.js';
 import { redisTarget } from './redis-url.js';

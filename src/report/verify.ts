@@ -1,10 +1,10 @@
 import { ReportSchema, type DeterministicReport, type Report, type TestResult } from '../domain/report.js';
-import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis-scores.js';
-import { auditJudge } from '../stages/audit.js';
-import { blend } from '../stages/blend.js';
-import { creditJudge, creditQuality, LEGACY_QUALITY } from '../stages/quality.js';
-import { deterministicScores } from '../stages/scores.js';
-import { unmeasuredCriteria } from '../stages/unmeasured.js';
+import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis/analysis-scores.js';
+import { auditJudge } from '../stages/judge/audit.js';
+import { blend } from '../stages/judge/blend.js';
+import { creditJudge, creditQuality, LEGACY_QUALITY } from '../stages/score/quality.js';
+import { deterministicScores } from '../stages/score/scores.js';
+import { unmeasuredCriteria } from '../stages/score/unmeasured.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 
 export interface Difference {

@@ -4,7 +4,7 @@ import { makeOutputDir, writeBatchFiles, writeFileAtomic } from '../adapters/fs/
 import type { StoredBatch } from '../domain/batches.js';
 import { EvigradeError } from '../domain/errors.js';
 import { ReportSchema, SummarySchema, type Report, type Summary } from '../domain/report.js';
-import { gradesCsv, summarise } from '../stages/summary.js';
+import { gradesCsv, summarise } from '../stages/score/summary.js';
 import { gradescopeResults, prairielearnResults } from './exports.js';
 import { renderHtml } from './html.js';
 

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reportFileText, writeFileAtomic } from '../adapters/fs/atomic.js';
 import type { BatchStatus } from '../domain/api.js';
-import { EvigradeError } from '../domain/errors.js';
+import { asEvigradeError, EvigradeError } from '../domain/errors.js';
 import type { BatchEvent, StoredInput } from '../domain/batches.js';
 
 export type { BatchEvent };
@@ -12,7 +12,6 @@ import { ReportSchema, type Report, type Summary } from '../domain/report.js';
 import { emptySubmission } from '../domain/submission.js';
 import type { BatchPorts } from '../batch.js';
 import {
-  asEvigradeError,
   failedReport,
   gradeSubmission,
   retryLater,
@@ -21,12 +20,12 @@ import {
   type Keeping,
 } from '../pipeline.js';
 import type { Rubric } from '../domain/rubric.js';
-import { intakeMap } from '../stages/intake.js';
-import { summarise } from '../stages/summary.js';
+import { intakeMap } from '../stages/intake/intake.js';
+import { summarise } from '../stages/score/summary.js';
 import type { RubricStore } from './rubric-store.js';
 import type { Slots } from './slots.js';
 import type { Logger } from 'pino';
-import type { ExpectedTest } from '../stages/test-run.js';
+import type { ExpectedTest } from '../domain/queue.js';
 
 interface Manifest {
   readonly id: string;

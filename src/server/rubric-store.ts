@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
 import { EvigradeError } from '../domain/errors.js';
 import type { Rubric } from '../domain/rubric.js';
-import type { ExpectedTest } from '../stages/test-run.js';
+import type { ExpectedTest } from '../domain/queue.js';
 
 export interface LoadedRubric {
   readonly rubric: Rubric;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { openSandbox } = await import(join(ROOT, 'dist/adapters/sandbox/registry.js'));
 const { buildRubric } = await import(join(ROOT, 'dist/adapters/fs/rubric-loader.js'));
-const { collectExpected, gradeDeterministic } = await import(join(ROOT, 'dist/pipeline.js'));
+const { collectExpected, gradeDeterministic } = await import(join(ROOT, 'dist/engine.js'));
 const { createAnalysisPool } = await import(join(ROOT, 'dist/adapters/analysis/pool.js'));
 const { sha256, canonicalJson } = await import(join(ROOT, 'dist/util/hash.js'));
 

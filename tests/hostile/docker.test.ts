@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { dockerAvailable, engine as dockerEngine } from '../../src/adapters/sandbox/docker.js';
 import { openSandbox } from '../../src/adapters/sandbox/registry.js';
 import { HARNESS_DIR, inlineRubric, inlineSubmission } from '../helpers.js';
-import { collectExpected, gradeDeterministic } from '../../src/pipeline.js';
+import { collectExpected, gradeDeterministic } from '../../src/engine.js';
 import { analysisPool } from '../helpers.js';
 
 const engine = await dockerAvailable();

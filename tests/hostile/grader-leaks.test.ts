@@ -15,7 +15,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createBatchService } from '../../src/server/batches.js';
 import type { RubricStore } from '../../src/server/rubric-store.js';
 import { createSlots } from '../../src/server/slots.js';
-import { collectExpected } from '../../src/pipeline.js';
+import { collectExpected } from '../../src/engine.js';
 import { createLocalQueue } from '../../src/queue/local.js';
 import { sweepStaleCgroups } from '../../src/adapters/sandbox/cgroup.js';
 import { processTree } from '../../src/adapters/sandbox/proc-tree.js';

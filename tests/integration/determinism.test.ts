@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
 import { readSubmission } from '../../src/adapters/fs/intake.js';
 import { ReportSchema, type Report } from '../../src/domain/report.js';
-import { collectExpected, gradeDeterministic } from '../../src/pipeline.js';
+import { collectExpected, gradeDeterministic } from '../../src/engine.js';
 import { checkReport, compareRerun } from '../../src/report/verify.js';
 import { busyProcesses, cpuCgroup } from '../fakes/slow-machine.js';
 import { analysisPool, ROOT, sandboxFor } from '../helpers.js';

@@ -14,8 +14,8 @@ import { JOB_PERMISSIONS, nodeArgs, programOf } from '../../src/adapters/sandbox
 import { bwrap } from '../../src/adapters/sandbox/bwrap.js';
 import { unsafe } from '../../src/adapters/sandbox/unsafe.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_ROOT } from '../../src/adapters/sandbox/rootfs.js';
-import type { Frame, HarnessTest, SandboxJob } from '../../src/adapters/sandbox/types.js';
-import { jobTest } from '../../src/stages/test-rewrite.js';
+import type { Frame, HarnessTest, SandboxJob } from '../../src/domain/sandbox.js';
+import { jobTest } from '../../src/stages/run/test-rewrite.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 import { gradeInline, HARNESS_DIR, inlineRubric } from '../helpers.js';
 

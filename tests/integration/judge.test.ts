@@ -9,7 +9,8 @@ import { ConfigSchema } from '../../src/domain/config.js';
 import { JudgeSpecSchema } from '../../src/domain/judge.js';
 import type { DeterministicReport, Report } from '../../src/domain/report.js';
 import { createJudgePort, type JudgeSetup } from '../../src/judges/port.js';
-import { collectExpected, gradeDeterministic, judgeReport } from '../../src/pipeline.js';
+import { collectExpected, gradeDeterministic } from '../../src/engine.js';
+import { judgeReport } from '../../src/pipeline.js';
 import { startFakeJudge, type FakeJudge } from '../fakes/judge-server.js';
 import { analysisPool, inlineRubric, inlineSubmission, firstBackend, sandboxFor } from '../helpers.js';
 

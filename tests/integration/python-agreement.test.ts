@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
-import { collectExpected } from '../../src/pipeline.js';
+import { collectExpected } from '../../src/engine.js';
 import {
   analysisPool,
   firstBackend,

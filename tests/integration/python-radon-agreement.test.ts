@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePython, preparePythonParser } from '../../src/adapters/analysis/python-parser.js';
-import { measurePython } from '../../src/stages/python-metrics.js';
+import { measurePython } from '../../src/stages/analysis/python-metrics.js';
 import { ROOT } from '../helpers.js';
 import { requireTool } from '../fakes/tools.js';
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import type { JudgeOutput } from '../../src/domain/judge.js';
 import { checkReport } from '../../src/report/verify.js';
-import { finalize } from '../../src/stages/judgement.js';
+import { finalize } from '../../src/stages/judge/judgement.js';
 import { firstBackend, gradeInline, inlineRubric } from '../helpers.js';
 
 const TESTS = {

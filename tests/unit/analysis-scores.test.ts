@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { FileAnalysis, LintMessage } from '../../src/domain/analysis.js';
-import { analysisEvidence, complexityScore, policyFlags, styleScore } from '../../src/stages/analysis-evidence.js';
+import {
+  analysisEvidence,
+  complexityScore,
+  policyFlags,
+  styleScore,
+} from '../../src/stages/analysis/analysis-evidence.js';
 
 const msg = (rule: string, severity: 'error' | 'warning' = 'warning'): LintMessage => ({
   rule,

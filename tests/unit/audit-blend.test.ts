@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JudgeOutput } from '../../src/domain/judge.js';
 import type { DeterministicScores, EvidenceItem } from '../../src/domain/report.js';
-import { auditJudge } from '../../src/stages/audit.js';
-import { blend } from '../../src/stages/blend.js';
-import { parseJudgeAnswer } from '../../src/stages/judge-parse.js';
+import { auditJudge } from '../../src/stages/judge/audit.js';
+import { blend } from '../../src/stages/judge/blend.js';
+import { parseJudgeAnswer } from '../../src/stages/judge/judge-parse.js';
 import { CriteriaSchema } from '../../src/domain/rubric.js';
 
 const test = (id: string, status: 'passed' | 'failed' | 'timeout'): EvidenceItem => ({

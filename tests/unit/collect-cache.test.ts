@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cachedCollect } from '../../src/adapters/fs/collect-cache.js';
-import type { ExpectedTest } from '../../src/stages/test-run.js';
+import type { ExpectedTest } from '../../src/domain/queue.js';
 
 const EXPECTED: ExpectedTest[] = [
   { file: 'leap.spec.js', index: 0, path: ['A leap year', 'year 2000'] },

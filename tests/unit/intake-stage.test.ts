@@ -1,4 +1,4 @@
-// The pure intake stage (stages/intake.ts) and submission names (stages/intake-names.ts): every rule with its
+// The pure intake stage (stages/intake/intake.ts) and submission names (stages/intake/intake-names.ts): every rule with its
 // exact code and message, the same answer for a folder and a file map, and names kept beside safe ids.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { readSubmission } from '../../src/adapters/fs/intake.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 import { hiddenChars } from '../../src/domain/text.js';
-import { intake, mapEntries, type IntakeEntry } from '../../src/stages/intake.js';
-import { nameProblem, nameSubmission, nameSubmissions, notASubmission } from '../../src/stages/intake-names.js';
+import { intake, mapEntries, type IntakeEntry } from '../../src/stages/intake/intake.js';
+import { nameProblem, nameSubmission, nameSubmissions, notASubmission } from '../../src/stages/intake/intake-names.js';
 import { sha256 } from '../../src/util/hash.js';
 import { ROOT } from '../helpers.js';
 

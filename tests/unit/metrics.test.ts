@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measure, ParseFailure, type FunctionMetrics, type PolicyFinding } from '../../src/stages/metrics.js';
+import { measure, ParseFailure, type FunctionMetrics, type PolicyFinding } from '../../src/stages/analysis/metrics.js';
 
 const functionsOf = (code: string): FunctionMetrics[] => measure('t.js', code).functions;
 const policyOf = (code: string): PolicyFinding[] => measure('t.js', code).policy;

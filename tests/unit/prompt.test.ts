@@ -2,7 +2,7 @@
 // be closed from inside, and comments (a channel for instructions to the judge) never reach it.
 import { describe, expect, it } from 'vitest';
 import { hiddenChars } from '../../src/domain/text.js';
-import { buildPrompt } from '../../src/stages/prompt.js';
+import { buildPrompt } from '../../src/stages/judge/prompt.js';
 import { inlineRubric, inlineSubmission } from '../helpers.js';
 
 const rubric = inlineRubric({ 'a.test.js': "test('x', () => {});" });

@@ -5,7 +5,7 @@ import { parsePython, preparePythonParser } from '../../src/adapters/analysis/py
 import { lintPython } from '../../src/adapters/analysis/ruff.js';
 import { LintSpecSchema } from '../../src/domain/lint.js';
 import { ruffLevel, ruffSelect } from '../../src/domain/ruff.js';
-import { measurePython } from '../../src/stages/python-metrics.js';
+import { measurePython } from '../../src/stages/analysis/python-metrics.js';
 
 const spec = (rules: Record<string, string> = {}, globals: string[] = []) => LintSpecSchema.parse({ rules, globals });
 const rules = (code: string, s = spec()) =>

@@ -10,7 +10,7 @@ import {
   pythonTrivia,
   silenceComments,
   stripPython,
-} from '../../src/stages/python-source.js';
+} from '../../src/stages/analysis/python-source.js';
 import { ROOT } from '../helpers.js';
 
 const STDLIB = [

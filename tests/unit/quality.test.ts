@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestResult } from '../../src/domain/report.js';
 import { RubricSchema } from '../../src/domain/rubric.js';
-import { creditQuality, passShare } from '../../src/stages/quality.js';
+import { creditQuality, passShare } from '../../src/stages/score/quality.js';
 
 const t = (status: TestResult['status'], weight = 1): TestResult => ({
   id: 'T',

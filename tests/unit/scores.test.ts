@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestResult } from '../../src/domain/report.js';
-import { deterministicScores, passScore } from '../../src/stages/scores.js';
+import { deterministicScores, passScore } from '../../src/stages/score/scores.js';
 import { CriteriaSchema } from '../../src/domain/rubric.js';
 
 const t = (status: TestResult['status'], weight = 1, edgeCase = false): TestResult => ({

@@ -1,6 +1,6 @@
 import { parse } from '@typescript-eslint/typescript-estree';
 import { describe, expect, it } from 'vitest';
-import { stripComments } from '../../src/stages/strip-comments.js';
+import { stripComments } from '../../src/stages/analysis/strip-comments.js';
 
 const parses = (code: string): boolean => {
   try {

@@ -1,4 +1,4 @@
-// The hidden tests' CommonJS rewrite, made once per rubric in the grader (stages/test-rewrite.ts) with the harness's
+// The hidden tests' CommonJS rewrite, made once per rubric in the grader (stages/run/test-rewrite.ts) with the harness's
 // own rewriter, and handed to every job; and kept on disk between runs (adapters/fs/rewrite-cache.ts): a later
 // command hands its jobs the kept rewrite without parsing; an entry that does not validate is made again; Python
 // rubrics keep nothing.
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { primeTestRewrites } from '../../src/adapters/fs/rewrite-cache.js';
-import { jobTest, rewriteOf } from '../../src/stages/test-rewrite.js';
+import { jobTest, rewriteOf } from '../../src/stages/run/test-rewrite.js';
 import type { Rubric, TestFile } from '../../src/domain/rubric.js';
 
 const file = (jobName: string, jobSource: string): TestFile => ({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Frame, RawRun } from '../../src/adapters/sandbox/types.js';
-import { interpretRun, type ExpectedTest } from '../../src/stages/test-run.js';
-import { foldAttempt, newAttemptState, settle } from '../../src/stages/attempts.js';
+import type { Frame, RawRun } from '../../src/domain/sandbox.js';
+import type { ExpectedTest } from '../../src/domain/queue.js';
+import { interpretRun } from '../../src/stages/run/test-run.js';
+import { foldAttempt, newAttemptState, settle } from '../../src/stages/run/attempts.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 
 const expected: ExpectedTest[] = [

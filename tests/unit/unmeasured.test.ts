@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FileAnalysis } from '../../src/domain/analysis.js';
 import type { TestResult } from '../../src/domain/report.js';
-import { analysisEvidence } from '../../src/stages/analysis-evidence.js';
-import { complexityFromEvidence, styleFromEvidence } from '../../src/stages/analysis-scores.js';
-import { deterministicScores } from '../../src/stages/scores.js';
-import { unmeasuredCriteria } from '../../src/stages/unmeasured.js';
+import { analysisEvidence } from '../../src/stages/analysis/analysis-evidence.js';
+import { complexityFromEvidence, styleFromEvidence } from '../../src/stages/analysis/analysis-scores.js';
+import { deterministicScores } from '../../src/stages/score/scores.js';
+import { unmeasuredCriteria } from '../../src/stages/score/unmeasured.js';
 
 const criteria = { correctness: 0.6, edge_cases: 0.2, style: 0.1, complexity: 0.1 };
 const limits = { max_loop_nesting: 2, max_cyclomatic: 10 };

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { ruffLevel, ruffSelect } from '../../domain/ruff.js';
 import type { LintSpec } from '../../domain/lint.js';
 import type { LintMessage } from '../../domain/analysis.js';
-import { silenceComments, type PythonTrivia } from '../../stages/python-source.js';
+import { silenceComments, type PythonTrivia } from '../../stages/analysis/python-source.js';
 
 interface RuffDiagnostic {
   code: string | null;

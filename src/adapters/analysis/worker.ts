@@ -2,15 +2,15 @@
 // so a pathological file costs one thread (killed at its CPU budget), never the grader.
 import type { LintSpec } from '../../domain/lint.js';
 import type { FileAnalysis } from '../../domain/analysis.js';
-import { measure, measureAst, ParseFailure } from '../../stages/metrics.js';
-import { codeBytes } from '../../stages/strip-comments.js';
+import { measure, measureAst, ParseFailure } from '../../stages/analysis/metrics.js';
+import { codeBytes } from '../../stages/analysis/strip-comments.js';
 import { lintWithAst, prepareParser } from './lint.js';
 import { startMeter, type MeterSlot } from './meter.js';
 import type { typecheck } from './typecheck.js';
 import { parsePython, preparePythonParser, pythonParserReady } from './python-parser.js';
 import { lintPython, prepareRuff } from './ruff.js';
-import { blankComments, pythonCodeBytes, pythonTrivia } from '../../stages/python-source.js';
-import { measurePython } from '../../stages/python-metrics.js';
+import { blankComments, pythonCodeBytes, pythonTrivia } from '../../stages/analysis/python-source.js';
+import { measurePython } from '../../stages/analysis/python-metrics.js';
 
 export interface TypecheckTask {
   readonly files: readonly { path: string; code: string }[];

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_DEPTH } from '../../stages/intake.js';
+import { MAX_DEPTH } from '../../stages/intake/intake.js';
 import { archiveInvalid, budget, type ArchiveLimits, type RawEntry } from './entries.js';
 
 /**

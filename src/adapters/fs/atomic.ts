@@ -3,7 +3,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EvigradeError } from '../../domain/errors.js';
 import type { Report, Summary } from '../../domain/report.js';
-import { gradesCsv } from '../../stages/summary.js';
+import { gradesCsv } from '../../stages/score/summary.js';
 
 /** A failed write is the machine's, not the submission's: OUTPUT_FAILED naming the path and the system's reason (a full disk, a read-only mount). */
 function outputFailed(path: string, e: unknown): EvigradeError {

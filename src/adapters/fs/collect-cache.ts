@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExpectedTestSchema } from '../../domain/queue.js';
-import type { ExpectedTest } from '../../stages/test-run.js';
+import type { ExpectedTest } from '../../domain/queue.js';
 import { writeFileAtomic } from './atomic.js';
 
 /**

@@ -1,4 +1,4 @@
-// A submission on disk read into intake entries (stages/intake.ts holds every rule). Nothing is followed:
+// A submission on disk read into intake entries (stages/intake/intake.ts holds every rule). Nothing is followed:
 // `lstat` walk, `O_NOFOLLOW|O_NONBLOCK` open, `fstat` re-check; links and devices come back as such, never
 // opened; reading stops at the rubric's limits, so a huge file or folder costs nothing.
 import { constants } from 'node:fs';
@@ -7,7 +7,7 @@ import { basename, extname, join } from 'node:path';
 import { languageOf } from '../../domain/languages.js';
 import type { Limits } from '../../domain/rubric.js';
 import type { Submission } from '../../domain/submission.js';
-import { intake, intakeFail, isIgnoredName, MAX_DEPTH, type IntakeEntry } from '../../stages/intake.js';
+import { intake, intakeFail, isIgnoredName, MAX_DEPTH, type IntakeEntry } from '../../stages/intake/intake.js';
 
 interface Walk {
   readonly limits: Limits;

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LANGUAGES } from '../../domain/languages.js';
 import type { Rubric } from '../../domain/rubric.js';
-import { keepJobTest, rewriteOf } from '../../stages/test-rewrite.js';
+import { keepJobTest, rewriteOf } from '../../stages/run/test-rewrite.js';
 import { sha256 } from '../../util/hash.js';
 
-// The CommonJS rewrite of a rubric's ES-module test files (stages/test-rewrite.ts), kept on disk between runs: made
+// The CommonJS rewrite of a rubric's ES-module test files (stages/run/test-rewrite.ts), kept on disk between runs: made
 // by acorn, whose first parse in a process costs ≈ 9–14 ms of CPU (its code compiled cold), paid by every command
 // that grades a rubric before this. Kept by the rewriter's own source and acorn's version (a changed rewriter never
 // reads an old entry), the test's job name and source. The grader's cache directory is never reachable from a job;
@@ -36,7 +36,7 @@ function rewriter(): string {
 
 /**
  * Every JavaScript test file of `rubric` with its rewrite read from `dir` (or made and kept there), so that the jobs'
- * payloads (stages/test-rewrite.ts jobTest) carry it without a parse in this process. Synchronous: a few small files,
+ * payloads (stages/run/test-rewrite.ts jobTest) carry it without a parse in this process. Synchronous: a few small files,
  * read once per command. Python rubrics have nothing to rewrite.
  */
 export function primeTestRewrites(dir: string, rubric: Rubric): void {

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
 import { RubricSchema, type Rubric, type RubricSpec, type TestFile } from '../../domain/rubric.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
-import { isTsFile, transpileForJob } from '../../stages/typescript.js';
+import { isTsFile, transpileForJob } from '../../stages/run/typescript.js';
 import { entryFileName } from './intake.js';
 
 // ESLint's rule names, read only for a rubric that names rules. Its rule index (a lazy map: no rule is

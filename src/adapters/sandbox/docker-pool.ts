@@ -13,7 +13,7 @@ import { sha256 } from '../../util/hash.js';
 import { confinePids, containerConfig, engine, releasePids } from './docker.js';
 import { createFrameParser, type FrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
-import type { RawRun, SandboxJob } from './types.js';
+import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
 
 export interface DockerRunner {
   /** Runs the job's harness (`program`: its argv inside the image). */

@@ -7,7 +7,8 @@ import { sha256 } from '../../util/hash.js';
 import { isAlive } from '../../util/pid.js';
 import { createPidsCgroup } from './cgroup.js';
 import { SANDBOX_ROOT } from './rootfs.js';
-import { JOB_ENV, type Availability, type BackendDef, type SandboxJob } from './types.js';
+import type { SandboxJob } from '../../domain/sandbox.js';
+import { JOB_ENV, type Availability, type BackendDef } from './types.js';
 
 const LABEL = 'evigrade.sandbox';
 const OWNER = 'evigrade.owner';

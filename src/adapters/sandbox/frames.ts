@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Frame } from './types.js';
+import type { Frame } from '../../domain/sandbox.js';
 
 // Frame layout written by sandbox/harness/channel.cjs. The MAC covers the exact
 // bytes of the data, so we verify before parsing anything the job produced.

@@ -12,7 +12,9 @@ import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
-import { JOB_ENV, type BackendDef, type RawRun, type Runtime, type SandboxJob } from './types.js';
+import type { Runtime } from '../../domain/languages.js';
+import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
+import { JOB_ENV, type BackendDef } from './types.js';
 import { leaseJobUid } from './uid-lease.js';
 
 const MB = 1024 * 1024;
@@ -58,7 +60,7 @@ const TIER_UP_BUDGET = 8 * 67_584;
  * job's CPU; bench/README.md), which aborts node. Off in every JavaScript job on every backend, so what a
  * submission can use does not depend on how its job started: the toSorted family comes from
  * sandbox/harness/es2023.cjs instead; RegExp's `v` flag, resizable ArrayBuffers and Intl.NumberFormat v3
- * (formatRange, roundingMode…) are not available (DESIGN.md, "What a job's JavaScript is").
+ * (formatRange, roundingMode…) are not available (docs/harness.md, "What a job's JavaScript is").
  */
 export const JOB_V8_FEATURES: readonly string[] = [
   '--no-harmony-change-array-by-copy',

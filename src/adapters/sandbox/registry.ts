@@ -9,7 +9,9 @@ import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_NODE } from './rootfs.js';
-import type { Availability, BackendDef, BackendId, RawRun, Runtime, SandboxJob } from './types.js';
+import type { Runtime } from '../../domain/languages.js';
+import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
+import type { Availability, BackendDef, BackendId } from './types.js';
 import { unsafe } from './unsafe.js';
 import { unshare } from './unshare.js';
 
@@ -19,7 +21,7 @@ export type ProcessBackendId = keyof typeof BACKENDS;
 export const SANDBOX_CHOICES = ['auto', 'docker', 'bwrap', 'unshare'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
 /**
- * `auto` (DESIGN.md "Sandboxes"): the strongest isolation tier available, and within it the backend that meets the
+ * `auto` (docs/sandboxes.md): the strongest isolation tier available, and within it the backend that meets the
  * per-job cost target (≤ 150 ms wall and a few ms of CPU over a bare run). bubblewrap and Docker share the top tier;
  * Docker, even with containers started ahead (≈ +0.1 s wall), spends ≈ 0.25 s of CPU a job in its engine, so it is
  * chosen only without bubblewrap; unshare (the host user namespace) comes last.

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchRequestSchema } from '../../domain/api.js';
-import { nameSubmissions } from '../../stages/intake-names.js';
+import { nameSubmissions } from '../../stages/intake/intake-names.js';
 import type { BatchEvent, BatchInput } from '../../server/batches.js';
 import { ARCHIVE_LIMITS, submissionsFromArchive } from '../../server/archive.js';
 import { refuseFailingReference } from '../../server/rubric-store.js';
 import { EvigradeError } from '../../domain/errors.js';
 import { LMS_SYSTEMS, type LmsSystem } from '../../domain/lms.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { bodyError } from '../errors.js';
 
 type IdParams = { Params: { id: string } };

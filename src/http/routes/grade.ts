@@ -4,9 +4,9 @@ import { GradeRequestSchema } from '../../domain/api.js';
 import type { Submission } from '../../domain/submission.js';
 import { gradeSubmission } from '../../pipeline.js';
 import { EvigradeError } from '../../domain/errors.js';
-import { intakeMap } from '../../stages/intake.js';
-import { nameSubmission } from '../../stages/intake-names.js';
-import type { AppDeps } from '../app.js';
+import { intakeMap } from '../../stages/intake/intake.js';
+import { nameSubmission } from '../../stages/intake/intake-names.js';
+import type { AppDeps } from '../deps.js';
 import { bodyError } from '../errors.js';
 
 /** POST /grade: one submission, graded now (or 503 with Retry-After when every slot and queue place is taken). */

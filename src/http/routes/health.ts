@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 
 export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get('/healthz', async () => ({ ok: true }));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EvigradeError } from '../../domain/errors.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { bodyError } from '../errors.js';
 
 const Query = z

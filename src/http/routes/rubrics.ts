@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { publicRubric } from '../../server/rubric-store.js';
 
 /** Public rubric fields only: hidden tests, their names and references are never served. */

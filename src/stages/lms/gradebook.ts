@@ -1,6 +1,6 @@
 import type { LmsTarget } from '../../domain/lms.js';
 import type { Report } from '../../domain/report.js';
-import { cell } from '../summary.js';
+import { cell } from '../score/summary.js';
 import type { RosterEntry } from './roster.js';
 
 /** One row of an import file: a graded (or rejected) submission, or a roster student with none. */

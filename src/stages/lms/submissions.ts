@@ -11,8 +11,8 @@ export interface LmsSubmission {
   readonly ignored: readonly string[];
   readonly error: { code: ErrorCode; message: string } | null;
 }
-import { intakeEntries, intakeFail } from '../intake.js';
-import { slug } from '../intake-names.js';
+import { intakeEntries, intakeFail } from '../intake/intake.js';
+import { slug } from '../intake/intake-names.js';
 
 function submissionId(a: LmsIdentity, all: boolean, taken: Set<string>): string {
   const base = slug(`${a.name} ${a.userId}`).slice(0, 56) || 'student';

@@ -1,0 +1,218 @@
+import type { Flag, SandboxEvent, TestStatus } from '../../domain/report.js';
+import type { Frame, RawRun } from '../../domain/sandbox.js';
+import { parseFrame, type HarnessFrame } from '../../domain/frames.js';
+import type { ExpectedTest } from '../../domain/queue.js';
+
+export interface Observed {
+  readonly status: TestStatus;
+  readonly durationMs: number;
+  readonly message: string;
+}
+
+export interface Interpretation {
+  /** Keyed by `${file}#${index}`; a missing key means the test did not report. */
+  readonly results: ReadonlyMap<string, Observed>;
+  readonly events: readonly Omit<SandboxEvent, 'id'>[];
+  readonly flags: readonly Omit<Flag, 'evidence'>[];
+  /** True when the job finished its run (authenticated `done` frame). */
+  readonly complete: boolean;
+  /** Tests started but never finished: the job died while they ran. */
+  readonly inFlight: readonly string[];
+  readonly untrusted: string | null;
+}
+
+export const keyOf = (t: { file: string; index: number }): string => `${t.file}#${t.index}`;
+
+type FrameOf<T extends HarnessFrame['type']> = Extract<HarnessFrame, { type: T }>['data'];
+
+const MESSAGE_CAP = 4000;
+const cap = (s: string): string => (s.length > MESSAGE_CAP ? `${s.slice(0, MESSAGE_CAP)}… [truncated]` : s);
+const samePath = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+// Text a test reporter would print: if it appears on stdout it was printed by
+// the submission, which is harmless but worth an instructor's glance.
+const FAKE_REPORT = /^(?:not ok|ok) \d+\b|^\s*(?:✓|✔|√)\s|^PASS\s|^# (?:pass|fail) \d+|"type":"(?:result|done)"/m;
+
+/** Turns one sandbox run into per-test observations, events and flags. Pure. */
+export function interpretRun(run: RawRun, expected: readonly ExpectedTest[]): Interpretation {
+  const results = new Map<string, Observed>();
+  const events: Omit<SandboxEvent, 'id'>[] = [];
+  const flags: Omit<Flag, 'evidence'>[] = [];
+  const started = new Set<string>();
+  const byFile = groupByFile(expected);
+  let untrusted: string | null = null;
+  let complete = false;
+
+  for (const raw of run.frames) {
+    const f = parseFrame(raw);
+    if ('malformed' in f) {
+      events.push({ event: 'crash', detail: cap(`the harness sent ${f.malformed}; it was ignored`) });
+      continue;
+    }
+    switch (f.type) {
+      case 'collected':
+        untrusted = checkCollected(f.data, byFile, results, flags) ?? untrusted;
+        break;
+      case 'start':
+        started.add(keyOf(f.data));
+        break;
+      case 'result':
+        recordResult(f.data, byFile, results);
+        break;
+      case 'tamper':
+        untrusted = noteTamper(f.data, events, flags) ?? untrusted;
+        break;
+      case 'limit':
+        events.push({ event: 'output_limit', detail: f.data.detail });
+        break;
+      case 'note':
+        noteNote(f.data, events, flags);
+        break;
+      case 'fileError':
+        events.push({ event: 'crash', detail: cap(`${f.data.file}: ${f.data.message}`) });
+        break;
+      case 'fatal':
+        events.push({ event: 'crash', detail: cap(`harness error: ${f.data.message}`) });
+        break;
+      case 'done':
+        complete = true;
+        break;
+      default:
+        return f satisfies never;
+    }
+  }
+  noteOutcome(run, complete, events, flags);
+  const inFlight = [...started].filter((k) => !results.has(k));
+  return { results, events, flags, complete, inFlight, untrusted };
+}
+
+function groupByFile(expected: readonly ExpectedTest[]): Map<string, ExpectedTest[]> {
+  const m = new Map<string, ExpectedTest[]>();
+  for (const t of expected) m.set(t.file, [...(m.get(t.file) ?? []), t]);
+  return m;
+}
+
+/** The job's registrations must equal the hidden tests exactly; else nothing from that file counts. */
+function checkCollected(
+  d: FrameOf<'collected'>,
+  byFile: Map<string, ExpectedTest[]>,
+  results: Map<string, Observed>,
+  flags: Omit<Flag, 'evidence'>[],
+): string | null {
+  const want = byFile.get(d.file) ?? [];
+  if (d.error) {
+    for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message: cap(d.error) });
+    return null;
+  }
+  const got = d.tests;
+  const same =
+    got.length === want.length &&
+    want.every((t, i) => got[i]?.index === t.index && samePath(got[i]?.path ?? [], t.path));
+  if (same) return null;
+  const message = `untrusted: the tests registered in the job (${got.length}) differ from the hidden tests (${want.length})`;
+  for (const t of want) results.set(keyOf(t), { status: 'error', durationMs: 0, message });
+  flags.push({ code: 'tampering.registration', severity: 'critical', message });
+  return message;
+}
+
+function recordResult(d: FrameOf<'result'>, byFile: Map<string, ExpectedTest[]>, results: Map<string, Observed>): void {
+  const want = byFile.get(d.file) ?? [];
+  const t = want.find((x) => x.index === d.index);
+  // A result for a test we did not expect, or with another path, is ignored:
+  // the registration check has already flagged it.
+  if (!t || !samePath(t.path, d.path) || results.has(keyOf(t))) return;
+  results.set(keyOf(t), { status: d.status, durationMs: Math.max(0, d.durationMs), message: cap(d.message) });
+}
+
+/**
+ * Python harness notes that become a warning flag (once per code; docs/python-harness.md): the
+ * submission's answer was not taken, and a reader should see why. None makes the job untrusted.
+ */
+const PYTHON_NOTE_FLAGS = new Set([
+  // an object of the submission compared with plain expected data; its own __eq__ was never asked
+  'equality.submission_defined',
+  // it asked the test process for an attribute of a handed-over object the policy does not serve (handover.py)
+  'sandbox.refused_request',
+  // a star import of its module did not bind names that would shadow the test module's own, builtins or pytest's
+  'sandbox.shadowing',
+]);
+
+/** Notes from the harness: what the submission did that a reader of the report should see. */
+function noteNote(d: FrameOf<'note'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
+  if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail}` });
+  else if (d.code === 'memory_limit') events.push({ event: 'memory_limit', detail: d.detail });
+  else if (PYTHON_NOTE_FLAGS.has(d.code) && !flags.some((f) => f.code === d.code))
+    flags.push({ code: d.code, severity: 'warning', message: d.detail });
+}
+
+function noteTamper(
+  d: FrameOf<'tamper'>,
+  events: Omit<SandboxEvent, 'id'>[],
+  flags: Omit<Flag, 'evidence'>[],
+): string | null {
+  const { code, detail } = d;
+  if (code === 'process_exit_called') {
+    events.push({ event: 'process_exit', detail });
+    if (!flags.some((f) => f.code === 'sandbox.process_exit')) {
+      flags.push({
+        code: 'sandbox.process_exit',
+        severity: 'warning',
+        message: `${detail}; the call threw instead of exiting, so the code that made it failed (at import: every test)`,
+      });
+    }
+    return null;
+  }
+  events.push({ event: 'tampering', detail: `${code}: ${detail}` });
+  if (!flags.some((f) => f.code === code)) flags.push({ code, severity: 'critical', message: detail });
+  return `${code}: ${detail}`;
+}
+
+function noteOutcome(
+  run: RawRun,
+  complete: boolean,
+  events: Omit<SandboxEvent, 'id'>[],
+  flags: Omit<Flag, 'evidence'>[],
+): void {
+  // V8's own heap limit ends the process with SIGABRT or, depending on where it fails, SIGSEGV; its
+  // message is the tell. (Printing it only relabels the job's own failure, so it need not be trusted further.)
+  const heapOom =
+    !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
+  if (run.timedOut)
+    events.push({
+      event: 'timeout',
+      detail:
+        "time limit reached (the job's own time, not time spent waiting for a CPU); the whole process tree was killed",
+    });
+  if (run.memoryLimitHit || heapOom)
+    events.push({ event: 'memory_limit', detail: 'memory limit reached; the job was killed' });
+  if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
+  if (run.pidsLimitHit)
+    events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });
+  if (!complete && !run.timedOut && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
+    events.push({
+      event: 'incomplete',
+      detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})`,
+    });
+    if (run.exitCode === 0)
+      flags.push({
+        code: 'sandbox.early_exit',
+        severity: 'warning',
+        message: 'the job exited with code 0 before the harness finished; missing tests count as failed',
+      });
+  }
+  if (run.rejectedFrames > 0) {
+    const message = `${run.rejectedFrames} unauthenticated line(s) were written to the results channel and ignored`;
+    events.push({ event: 'tampering', detail: `tampering.forged_frames: ${message}` });
+    flags.push({ code: 'tampering.forged_frames', severity: 'critical', message });
+  }
+  if (FAKE_REPORT.test(run.stdout)) {
+    flags.push({
+      code: 'tampering.fake_report',
+      severity: 'warning',
+      message: 'the submission printed text that looks like test-reporter output; it was ignored',
+    });
+  }
+}
+
+export type { Frame };
