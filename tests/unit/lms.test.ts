@@ -408,7 +408,7 @@ describe('import files', () => {
       'roster.csv',
     );
     const rows = gradebookRows([report('sean-o-brien-1042', 7.25, sean)], roster, 20);
-    const csv = GRADEBOOK_WRITERS.moodle.write({ title: 'Leap year', maxPoints: 20, rows });
+    const csv = GRADEBOOK_WRITERS.moodle.write({ title: 'Leap year', maxPoints: 20, rows, rosterHeader: [] });
     expect(parseCsv(csv)).toEqual([
       [
         'Identifier',
@@ -436,5 +436,56 @@ describe('import files', () => {
         '14.5/20: 0 of 0 hidden tests passed.\ntests\nEvidence sha256:x.',
       ],
     ]);
+  });
+
+  // Canvas matches an import's column by `Title (id)` first, then by exact title; its header must begin
+  // `Student, ID` and its identity columns end with `Section`. A roster's columns go back exactly as read.
+  describe('Canvas import: the roster columns written back as read', () => {
+    const ROSTER =
+      'Student,ID,SIS User ID,SIS Login ID,Integration ID,Section,Word frequency (123),Quiz 1 (124)\r\n' +
+      '    Points Possible,,,,,,10,5\r\n' +
+      '"O\'Brien, Seán",4821,S4821,sobrien,int-9,CS1 A,,4\r\n' +
+      '"Lee, Ana",12,S12,alee,,CS1 B,,5\r\n';
+    const canvasRules = (header: string[], grade: string): void => {
+      expect(header.slice(0, 2)).toEqual(['Student', 'ID']);
+      expect(header.at(-2)).toBe('Section');
+      expect(header.at(-1)).toBe(grade);
+    };
+    const write = (roster: string | null, title: string): string[][] =>
+      parseCsv(
+        GRADEBOOK_WRITERS.canvas.write({
+          title,
+          maxPoints: 10,
+          rows: gradebookRows([], roster === null ? null : parseRoster(roster, 'roster.csv'), 10),
+          rosterHeader: roster === null ? [] : (parseCsv(roster)[0] ?? []),
+        }),
+      );
+
+    it("keeps `Word frequency (123)` and the roster's identity columns (Integration ID too), values in place", () => {
+      const out = write(ROSTER, 'Word frequency');
+      canvasRules(out[0] as string[], 'Word frequency (123)');
+      expect(out).toEqual([
+        ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Integration ID', 'Section', 'Word frequency (123)'],
+        ['Points Possible', '', '', '', '', '', '10'],
+        ['Lee, Ana', '12', 'S12', 'alee', '', 'CS1 B', ''],
+        ["O'Brien, Seán", '4821', 'S4821', 'sobrien', 'int-9', 'CS1 A', ''],
+      ]);
+    });
+
+    it("the exact title when the roster has it without an id; Canvas's own five columns and the title without a roster", () => {
+      canvasRules(
+        write(ROSTER.replace('Word frequency (123)', 'Word frequency'), 'Word frequency')[0] as string[],
+        'Word frequency',
+      );
+      const bare = write(null, 'Word frequency');
+      canvasRules(bare[0] as string[], 'Word frequency');
+      expect(bare[0]).toEqual(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Word frequency']);
+    });
+
+    it('refuses a roster with two `Title (id)` columns for the assignment, naming both', () => {
+      expect(() => write(ROSTER.replace('Quiz 1 (124)', 'Word frequency (125)'), 'Word frequency')).toThrow(
+        'the roster has 2 columns for "Word frequency" (Word frequency (123), Word frequency (125)): keep the one to import in the roster',
+      );
+    });
   });
 });
