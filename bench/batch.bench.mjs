@@ -46,7 +46,7 @@ function classOf(n) {
   }
   return dir;
 }
-const grade = (dir, extra = []) =>
+const grade = (dir, extra = [], sandbox = SANDBOX) =>
   cpuOf(
     process.execPath,
     [
@@ -59,7 +59,7 @@ const grade = (dir, extra = []) =>
       `${dir}-out`,
       '--no-llm',
       '--sandbox',
-      SANDBOX,
+      sandbox,
       '--concurrency',
       String(CORES),
       '--force',
@@ -132,6 +132,22 @@ const meanOf = (xs) => ({
   wall: xs.reduce((a, x) => a + x.wall, 0) / xs.length,
 });
 
+/** Per job, what Docker costs over bubblewrap on the whole class (wall and CPU), or why it could not be measured. */
+function dockerOverBwrap(dir, runs) {
+  try {
+    grade(dir, [], 'docker'); // images made, containers' engine warm
+  } catch (e) {
+    return { error: String(e.message).split('\n')[0].slice(0, 160) };
+  }
+  const d = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    b.push(grade(dir, [], 'bwrap'));
+    d.push(grade(dir, [], 'docker'));
+  }
+  return { docker: medianRun(d), bwrap: medianRun(b) };
+}
+
 const started = performance.now();
 try {
   const check = cpuOf(process.execPath, floorArgs);
@@ -162,6 +178,8 @@ try {
   // Medians of several whole runs: on this VM one class's CPU moves by ±3 % from run to run, as much as a change
   // under test (bench/README.md, eighth pass).
   const classWarm = medianOf(Math.max(1, Math.min(5, RUNS)), () => bracketed(small));
+  // Docker over bubblewrap, the class run as a whole (issue 36): the same class, warm, graded by both, interleaved.
+  const docker = process.env.BENCH_DOCKER === '0' ? null : dockerOverBwrap(small, Math.max(1, Math.min(3, RUNS)));
   const big = classOf(BIG);
   const bigRun = medianOf(Math.max(1, Math.min(3, RUNS)), () => bracketed(big));
   const floor = medianRun(floorSamples);
@@ -253,6 +271,13 @@ try {
     `${per(bigRun, BIG)} (${x(bigRun.cpu / BIG, floor.cpu)} floor)`,
     `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor)` + vsAsIs(marginal.cpu),
   );
+  if (docker?.error) summary(`Docker over bwrap, class of ${N}, per job`, 'not measured', docker.error);
+  else if (docker)
+    summary(
+      `Docker over bwrap, class of ${N} \`say\` run as a whole, per job`,
+      `wall +${ms((docker.docker.wall - docker.bwrap.wall) / N)}, CPU +${ms((docker.docker.cpu - docker.bwrap.cpu) / N)}`,
+      `bwrap ${per(docker.bwrap, N)} CPU, ${ms(docker.bwrap.wall / N)} wall per job; target ≤ 150 ms per job over bwrap`,
+    );
   summary(
     'class of 900 `say`, CPU per submission (extrapolated from T(' + N + ') and the marginal, not run)',
     `${ms(at900.cpu)} (${x(at900.cpu, floor.cpu)} floor)`,

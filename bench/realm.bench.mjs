@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { harnessSnapshotFor } from '../dist/adapters/sandbox/harness-snapshot.js';
-import { nodeArgs } from '../dist/adapters/sandbox/process-runner.js';
+import { jobNodeArgs } from '../dist/runtime/node-flags.js';
 import { ensureRootfs } from '../dist/adapters/sandbox/rootfs.js';
 import { summary } from './cpu.mjs';
 import { CASES, CJS_SOLUTION, JEST_TEST } from './leap-fixture.mjs';
@@ -44,7 +44,7 @@ writeFileSync(
   "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\nCPU_US ' + (u.user + u.system) + '\\n'); });\n",
 );
 // Exactly the flags a sandbox gives a job (512 MB of memory, the rubric default).
-const NODE_ARGS = nodeArgs({ limits: { memory_mb: 512 } });
+const NODE_ARGS = jobNodeArgs(512);
 
 function cpuMs(args, opts = {}) {
   const r = spawnSync(process.execPath, ['--require', REPORT, ...args], {

@@ -2,6 +2,7 @@
 // `jest-each`) into sandbox/dist, so a sandbox needs two files, not node_modules.
 import { build } from 'esbuild';
 import { NODE_BUNDLE } from './node-bundle.mjs';
+import './build-userland.mjs'; // the in-realm ports the harness bundle includes (sandbox/harness/gen/userland.cjs)
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -14,6 +14,7 @@ import { selectorMatches, type Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
 import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from './stages/run/attempts.js';
 import { assembleReport, testName, toTestResults } from './stages/score/report.js';
+import { unknownStudentSelectors } from './stages/score/visibility.js';
 import type { ExpectedTest } from './domain/queue.js';
 import { interpretRun } from './stages/run/test-run.js';
 import { importedNames } from './stages/run/imports.js';
@@ -96,6 +97,13 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
     if (!names.some((n) => selectorMatches(sel, n)))
       problems.push(`"${sel}" (in weights or edge_cases) matches no test`);
   }
+  const fileName = new Map(rubric.tests.map((f) => [f.jobName, f.name]));
+  problems.push(
+    ...unknownStudentSelectors(
+      rubric,
+      expected.map((t, i) => ({ name: names[i] as string, file: fileName.get(t.file) ?? t.file })),
+    ),
+  );
   if (problems.length > 0) throw new EvigradeError('RUBRIC_TESTS_INVALID', `${rubric.path}: ${problems.join('; ')}`);
   return expected;
 }

@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: () => import('./commands/serve.js'),
   worker: () => import('./commands/worker.js'),
   history: brief(() => import('./commands/history.js')),
+  override: brief(() => import('./commands/override.js')),
 };
 
 /** The commands' names (the build records them beside the bundle: bin/evigrade.js keeps a code cache for each). */
@@ -43,6 +44,7 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade check-rubric <rubric.yaml>
   evigrade sandbox build            (imports the Docker image from the job root file system)
   evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]
+        [--for students --out <student-dir> [--release]]   (a page and a JSON per student)
   evigrade verify <report.json> [--rubric <rubric.yaml> --submission <path>]
   evigrade verify --history --db <postgres://…|folder>
   evigrade serve --port N --rubrics <dir> [--host H] [--data <dir>] [--concurrency N] [--backlog N]
@@ -50,6 +52,8 @@ const HELP = `evigrade — evidence-grounded code grading
   evigrade worker --queue redis://host:port [--concurrency N] [--sandbox auto|docker|bwrap|unshare]
   evigrade history --db <postgres://…|folder> [--rubric ID] [--submission ID] [--flag CODE] [--flagged] [--verify]
         [--diff A --diff B] [--batches] [--export BATCH --out DIR]
+  evigrade override <out-dir> --submission ID --item ID --applies yes|no --why TEXT [--by WHO]
+        [--db <postgres://…|folder>]
 
   With --queue (or queue.url in the config, or EVIGRADE_QUEUE) grading runs on
   \`evigrade worker\` processes; reports are still written here, once.

@@ -4,11 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import type { JudgePort } from './judges/port.js';
 import type { HistoryStore } from './domain/history.js';
+import type { ItemOverride, OverrideSource } from './domain/items.js';
 import type { LmsIdentity } from './domain/lms.js';
 import type { GradeJob, GradeQueue } from './queue/port.js';
 import { withLms } from './stages/lms/submissions.js';
 import { finalize, skippedJudgement } from './stages/judge/judgement.js';
-import { asEvigradeError, type EvigradeError } from './domain/errors.js';
+import { applyOverrides } from './stages/judge/overrides.js';
+import { asEvigradeError, EvigradeError } from './domain/errors.js';
 import type { DeterministicReport, Report } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
@@ -20,14 +22,19 @@ export async function judgeReport(
   det: DeterministicReport,
   sub: Submission,
   rubric: Rubric,
-  ports: Pick<GradingPorts, 'judge'>,
+  ports: Pick<GradingPorts, 'judge' | 'overrides'>,
 ): Promise<Report> {
   const t0 = performance.now();
   const j = ports.judge ? await ports.judge.judge(det, sub, rubric) : skippedJudgement('no judge configured');
+  // An instructor's decisions on rubric items win over the judge, in every regrade.
+  const overrides = rubric.spec.items.length
+    ? ((await ports.overrides?.forSubmission(rubric.spec.id, sub.id)) ?? [])
+    : [];
   return finalize(
     { ...det, timings: { ...det.timings, judgeMs: ms(t0), totalMs: (det.timings.totalMs ?? 0) + ms(t0) } },
     j,
     rubric,
+    overrides,
   );
 }
 
@@ -44,6 +51,8 @@ export interface GradingPorts {
   readonly judge: JudgePort | null;
   /** Where every grading is also recorded, if anywhere. */
   readonly history?: Pick<HistoryStore, 'record'> | null;
+  /** The instructor's decisions on rubric items (a batch folder's overrides.jsonl, the history), if any. */
+  readonly overrides?: OverrideSource | null;
   readonly now: () => Date;
   readonly tools: Record<string, string>;
 }
@@ -115,4 +124,26 @@ export async function gradeSubmission(
   signal?: AbortSignal,
 ): Promise<Report> {
   return conclude(await measure(intake, rubric, expected, job, ports, signal), rubric, ports, keeping);
+}
+
+/**
+ * An instructor's decision on a rubric item, taken after grading: the submission's latest grading again with
+ * it, recorded as a new grading by `override:<who>` (every later regrade reads it back through `overrides`).
+ */
+export async function overrideLatest(
+  history: Pick<HistoryStore, 'latest' | 'record'>,
+  rubricId: string,
+  submissionId: string,
+  decision: ItemOverride,
+): Promise<{ grading: Awaited<ReturnType<HistoryStore['record']>>; report: Report }> {
+  const last = await history.latest(rubricId, submissionId);
+  if (!last) throw new EvigradeError('NOT_FOUND', `no grading of ${submissionId} under rubric ${rubricId}`);
+  const items = last.scores.items?.results ?? [];
+  if (!items.some((i) => i.id === decision.item))
+    throw new EvigradeError(
+      'NOT_FOUND',
+      `the latest grading of ${submissionId} has no rubric item "${decision.item}" (its items: ${items.map((i) => i.id).join(', ') || 'none'})`,
+    );
+  const report = applyOverrides(last, [decision]);
+  return { grading: await history.record(report, `override:${decision.by}`), report };
 }

@@ -1,7 +1,7 @@
 'use strict';
 // ES2023's change-array-by-copy methods (toReversed, toSorted, toSpliced, with on arrays; toReversed, toSorted, with on
 // typed arrays), written to the spec's steps, for jobs. Every JavaScript job runs with V8's
-// --no-harmony-change-array-by-copy (process-runner.ts JOB_V8_FEATURES says why: V8 would add the native methods to
+// --no-harmony-change-array-by-copy (src/runtime/node-flags.ts JOB_V8_FEATURES says why: V8 would add the native methods to
 // intrinsics that the start-up snapshot has already frozen, and abort). Installed before lockdown() freezes the
 // prototypes, and only where the native methods are missing. Functions print as built-ins do (realm.cjs).
 const MAX_ARRAY_LENGTH = 2 ** 32 - 1;

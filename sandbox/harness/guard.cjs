@@ -13,6 +13,7 @@
 // harness brands what `expect.any(...)`, `jest.fn()`... return.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
+const { createMaterializer } = require('./accessors.cjs');
 
 const isProxy = types.isProxy;
 const isSet = types.isSet;
@@ -112,6 +113,7 @@ function createGuard(tamper) {
     if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
     return v;
   };
+  const { materialize } = createMaterializer((v) => WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v), isErrorStack);
 
   /** Why `value` could decide its own comparison, or null. Runs no code of the value. */
   function selfDecided(value, label = 'the received value') {
@@ -433,7 +435,10 @@ function createGuard(tamper) {
       if (typeof orig !== 'function') continue;
       const wrapped = function (received, ...expected) {
         if (DEEP.has(name)) {
-          const r0 = received;
+          // Accessors produce values: read once, compared as data (accessors.cjs); the same for an expected value the
+          // submission's own class made.
+          const r0 = materialize(received);
+          for (let i = 0; i < expected.length; i++) if (!isPlainExpected(expected[i], 0)) expected[i] = materialize(expected[i]);
           const read = readChecked(() =>
             name === 'toHaveProperty' ? readPath(r0, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(r0, expected[0], name === 'toMatchObject', 0));
           if (read.why) fail(name, 'the received value: ' + read.why);

@@ -40,6 +40,22 @@ function createIntegrity() {
   const watched = []; // [label, object, snapshot, sealedShape]
   let firstViolation = null;
 
+  const bindings = []; // [name, value]: the start realm's global bindings verdict code resolves at call time
+  /** The values of `names` on the global object now; a later difference is a violation (they are frozen too). */
+  function watchBindings(names) {
+    for (let i = 0; i < names.length; i++) {
+      const d = P.ObjectGetOwnPropertyDescriptor(globalThis, names[i]);
+      if (d) P.ArrayPush(bindings, [names[i], d.value, d.get]);
+    }
+  }
+  function checkBindings() {
+    for (let i = 0; i < bindings.length; i++) {
+      const d = P.ObjectGetOwnPropertyDescriptor(globalThis, bindings[i][0]);
+      if (!d || !P.ObjectIs(d.value, bindings[i][1]) || d.get !== bindings[i][2]) return 'globalThis.' + bindings[i][0] + ' was replaced';
+    }
+    return null;
+  }
+
   function watch(label, obj, sealedShape) {
     P.ArrayPush(watched, [label, obj, snapshotObject(obj), !!sealedShape]);
   }
@@ -75,6 +91,11 @@ function createIntegrity() {
   /** Returns the first violation seen so far (sticky), or null. */
   function verify() {
     if (firstViolation) return firstViolation;
+    const b = checkBindings();
+    if (b) {
+      firstViolation = b;
+      return b;
+    }
     for (let i = 0; i < watched.length; i++) {
       const v = checkOne(watched[i]);
       if (v) {
@@ -89,7 +110,7 @@ function createIntegrity() {
     if (!firstViolation) firstViolation = detail;
   }
 
-  return { watch, rewatch, verify, report, violation: () => firstViolation };
+  return { watch, watchBindings, rewatch, verify, report, violation: () => firstViolation };
 }
 
 module.exports = { createIntegrity };

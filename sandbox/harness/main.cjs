@@ -38,10 +38,12 @@ function start() {
   // first — JestAssertionError extends Error — would hand a submission that catches one the original, mutable Error
   // (bench/README.md, the red-team pass).
   realmLib.lockdownNow();
+  realmLib.freezeGlobalBindings();
   // The rewritten tests too: a function from a rewritten line (one with `import.meta`) is test code as well.
   realmLib.hideTestSources(payload.tests.flatMap((t) => (t.cjs ? [t.source, t.cjs.code] : [t.source])));
 
   const integrity = createIntegrity();
+  integrity.watchBindings(realmLib.frozenGlobals());
   let tamperSent = false;
   function tamper(code, detail) {
     if (code === 'tampering.intrinsics') {
@@ -123,8 +125,16 @@ function start() {
       throw new P.Error(what + ' is not available to the submission');
     });
   }
+  // What the submission attempted through the realm's facades (read outside its folder, the environment, a process,
+  // a signal, the network): evidence, each kind reported up to 20 times (a loop must not flood the channel).
+  const attemptCounts = new P.SafeMap();
+  const attempt = (kind, detail) => {
+    const n = P.MapGet(attemptCounts, kind) || 0;
+    P.MapSet(attemptCounts, kind, n + 1);
+    if (n < 20) send('note', { code: 'attempt', detail: kind + ': ' + detail });
+  };
   const realm = realmLib.createStudentRealm({
-    root: payload.root, tamper, onBlocked, refuseExit: harden(process.exit), testGlobals,
+    root: payload.root, tamper, onBlocked, attempt, refuseExit: harden(process.exit), testGlobals,
     extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
   });
   const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard });

@@ -16,6 +16,8 @@ const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 const { esmToCjs, rewriteScriptImports, acornParse } = require('./esm-to-cjs.cjs');
 const { installEs2023 } = require('./es2023.cjs');
+const { createBuiltins } = require('./realm-builtins.cjs');
+const nodeUtil = require('node:util');
 
 const LOCKDOWN_OPTIONS = {
   errorTaming: 'unsafe', overrideTaming: 'severe', consoleTaming: 'unsafe', stackFiltering: 'verbose',
@@ -58,13 +60,31 @@ function lockdownNow() {
   lockdown(LOCKDOWN_OPTIONS);
 }
 
+// The start realm's global bindings of the language (Object, Math, JSON, Promise…): lockdown() freezes the objects
+// but leaves these bindings writable, and Jest's matchers and the signer look them up at every call. Made
+// non-writable and non-configurable by each job right after lockdown() (not in the start-up snapshot: node's own
+// start-up after deserialisation sets some of them), before any test or student code exists; integrity.cjs checks
+// them too (issue 30).
+const frozenGlobals = [];
+// ECMAScript's own global bindings a Compartment does not list (ses leaves them out of its globals).
+const LANGUAGE_GLOBALS = ['Float32Array', 'Float64Array', 'Intl', 'WeakRef', 'FinalizationRegistry', 'Iterator'];
+function freezeGlobalBindings() {
+  const names = [...P.ObjectGetOwnPropertyNames(new Compartment().globalThis), ...LANGUAGE_GLOBALS];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const d = P.ObjectGetOwnPropertyDescriptor(globalThis, name);
+    if (!d || !('value' in d) || name === 'globalThis' || frozenGlobals.includes(name)) continue;
+    if (d.configurable) P.ObjectDefineProperty(globalThis, name, { value: d.value, writable: false, enumerable: d.enumerable, configurable: false });
+    P.ArrayPush(frozenGlobals, name);
+  }
+}
+
 /**
  * The host objects every Compartment is endowed with, and the interop helpers its modules call: hardened once per
  * process, in the start-up snapshot's builder when there is one (hardening what is already frozen costs nothing).
  */
 function hardenShared() {
   harden([interopDefault, namespace, star]);
-  for (const x of [Buffer, URL, URLSearchParams, AbortController, AbortSignal, Intl, WeakRef, FinalizationRegistry, structuredClone, atob, btoa, queueMicrotask]) harden(x);
 }
 
 /** @param {string[]} testSources  this job's hidden tests, as received and as rewritten */
@@ -79,6 +99,7 @@ function hideTestSources(testSources) {
 // or sign verdicts consults any of them. Anything else is refused.
 const PURE = ['assert', 'assert/strict', 'path', 'path/posix', 'path/win32', 'util', 'url', 'string_decoder', 'buffer', 'timers', 'timers/promises', 'querystring'];
 const HOST = ['fs', 'fs/promises', 'child_process', 'os', 'net', 'dns', 'dns/promises', 'http', 'https', 'events', 'stream', 'readline', 'zlib', 'crypto'];
+// Each is served by realm-builtins.cjs: an in-realm port, a membrane facade, or (outside the job) a refusing facade.
 // Reach the harness's realm, its resources or the process itself: refused and reported, whatever the rubric says
 // (src/domain/rubric.ts GRANTABLE_BUILTINS lists what a rubric may add).
 const REFUSED = new Set(['inspector', 'inspector/promises', 'vm', 'module', 'worker_threads', 'v8', 'repl', 'cluster', 'async_hooks',
@@ -118,29 +139,6 @@ function parses(fn) {
   }
 }
 
-/** A frozen object of functions that call `get()[name]` at call time (so a test's jest.spyOn on the host object sees student calls). */
-function forwarder(get, names) {
-  const out = {};
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    out[name] = function (...args) {
-      return P.ReflectApply(get()[name], get(), args);
-    };
-  }
-  return out;
-}
-
-function frozenCopy(mod) {
-  const out = {};
-  const keys = P.ObjectKeys(mod);
-  for (let i = 0; i < keys.length; i++) {
-    const d = P.ObjectGetOwnPropertyDescriptor(mod, keys[i]);
-    // Lazy getters (fs.promises...) are read once here, never handed over.
-    out[keys[i]] = d.get ? mod[keys[i]] : d.value;
-  }
-  return P.ObjectFreeze(out);
-}
-
 /**
  * @param {object} o
  * @param {string} o.root        the submission's folder
@@ -158,59 +156,56 @@ function createStudentRealm(o) {
   let compartment = null;
   let evaluateOptions = null;
 
+  const builtins = createBuiltins({ root, compartment: () => compartment || (compartment = makeCompartment()), load: (n) => studentRequire(n, root), attempt: o.attempt || (() => {}) });
+
   function builtin(name) {
     if (builtinCache.has(name)) return builtinCache.get(name);
-    let mod;
-    if (name === 'util') {
-      const util = require('node:util');
-      mod = harden({
-        format: util.format, formatWithOptions: util.formatWithOptions, inspect: util.inspect, isDeepStrictEqual: util.isDeepStrictEqual,
-        promisify: util.promisify, callbackify: util.callbackify, inherits: util.inherits, deprecate: util.deprecate,
-        types: util.types, TextEncoder: util.TextEncoder, TextDecoder: util.TextDecoder, stripVTControlCharacters: util.stripVTControlCharacters,
-      });
-    } else if (name === 'buffer') {
-      const b = require('node:buffer');
-      mod = harden({ Buffer: b.Buffer, constants: b.constants, kMaxLength: b.kMaxLength, atob: b.atob, btoa: b.btoa });
-    } else if (name === 'url') {
-      const u = require('node:url');
-      mod = harden({ URL: u.URL, URLSearchParams: u.URLSearchParams, fileURLToPath: u.fileURLToPath, pathToFileURL: u.pathToFileURL, format: u.format, parse: u.parse, resolve: u.resolve });
-    } else if (name === 'timers') {
-      mod = harden({ ...timerEndowments() });
-    } else if (PURE.includes(name)) {
-      mod = harden(require('node:' + name));
-    } else {
-      mod = frozenCopy(require('node:' + name));
-    }
+    const mod = builtins.build(name);
     builtinCache.set(name, mod);
     return mod;
   }
 
-  function timerEndowments() {
-    const t = (name) => function (...args) {
-      return P.ReflectApply(globalThis[name], globalThis, args);
-    };
-    return {
-      setTimeout: t('setTimeout'), clearTimeout: t('clearTimeout'), setInterval: t('setInterval'), clearInterval: t('clearInterval'),
-      setImmediate: t('setImmediate'), clearImmediate: t('clearImmediate'),
-    };
-  }
-
   function processFacade() {
-    const env = P.ObjectFreeze({ ...process.env });
+    const M = builtins.membrane;
+    const recorded = new Set();
+    // Reading the environment is an attempt (each variable once); the job's environment is the sandbox's anyway.
+    const env = new Proxy(P.ObjectFreeze({ ...process.env }), {
+      get(t, k) {
+        if (typeof k === 'string' && !recorded.has(k)) {
+          recorded.add(k);
+          (o.attempt || (() => {}))('env', 'process.env.' + k);
+        }
+        return t[k];
+      },
+    });
+    const Err = () => compartment.globalThis.Error;
     const out = {
       env, argv: P.ObjectFreeze(['node', path.join(root, 'solution.js')]), argv0: 'node', execArgv: P.ObjectFreeze([]),
       platform: process.platform, arch: process.arch, version: process.version, versions: P.ObjectFreeze({ ...process.versions }),
       pid: process.pid, ppid: process.ppid, execPath: process.execPath, release: P.ObjectFreeze({ name: 'node' }),
       exit: o.refuseExit,
-      cwd: () => process.cwd(), uptime: () => process.uptime(), memoryUsage: () => process.memoryUsage(), cpuUsage: (p) => process.cpuUsage(p),
-      hrtime: harden(Object.assign((t) => process.hrtime(t), { bigint: () => process.hrtime.bigint() })),
-      nextTick: (fn, ...args) => process.nextTick(fn, ...args),
-      emitWarning: (...args) => P.ReflectApply(process.emitWarning, process, args),
-      kill: (pid, sig) => process.kill(pid, sig),
+      cwd: () => process.cwd(), uptime: () => process.uptime(), memoryUsage: () => M.toRealm(process.memoryUsage()),
+      cpuUsage: (p) => M.toRealm(process.cpuUsage(M.toHost(p, true))),
+      hrtime: Object.assign((t) => M.toRealm(process.hrtime(M.toHost(t, true))), { bigint: () => process.hrtime.bigint() }),
+      nextTick: (fn, ...args) => {
+        if (typeof fn !== 'function') throw new (compartment.globalThis.TypeError)('The "callback" argument must be of type function');
+        process.nextTick(() => P.ReflectApply(fn, undefined, args));
+      },
+      // Printed here, never through Node's process.emitWarning (its 'warning' event runs on the real process).
+      emitWarning: (w, type) => {
+        P.writeSync(2, '(node:' + process.pid + ') ' + (typeof type === 'string' ? type : 'Warning') + ': ' + (typeof w === 'string' ? w : '[warning]') + '\n');
+      },
+      kill: (pid, sig) => {
+        (o.attempt || (() => {}))('signal', 'process.kill(' + P.String(pid) + ', ' + P.String(sig === undefined ? 'SIGTERM' : sig) + ')');
+        const e = new (Err())('kill EPERM');
+        e.code = 'EPERM';
+        e.syscall = 'kill';
+        throw e;
+      },
       getuid: () => process.getuid(), getgid: () => process.getgid(), geteuid: () => process.geteuid(), getegid: () => process.getegid(),
       getBuiltinModule: (name) => studentRequire(name, root),
-      stdout: forwarder(() => process.stdout, ['write']),
-      stderr: forwarder(() => process.stderr, ['write']),
+      stdout: { write: (chunk, ...rest) => process.stdout.write(M.toHost(chunk, true), ...rest.filter((x) => typeof x === 'string')) },
+      stderr: { write: (chunk, ...rest) => process.stderr.write(M.toHost(chunk, true), ...rest.filter((x) => typeof x === 'string')) },
     };
     // Listeners on the real process would see the harness's own events; the submission's are accepted and never called.
     for (const name of ['on', 'once', 'off', 'addListener', 'removeListener', 'removeAllListeners', 'prependListener']) out[name] = () => facade;
@@ -221,25 +216,66 @@ function createStudentRealm(o) {
     return facade;
   }
 
+  /**
+   * console for the submission: Node formats its arguments without ever calling their custom inspect method (which
+   * Node would hand its own options object and `inspect`); a test's jest.spyOn(console, …) still sees each call.
+   */
+  function consoleFacade() {
+    const names = ['log', 'error', 'warn', 'info', 'debug', 'trace', 'dir', 'table', 'time', 'timeEnd', 'timeLog', 'group', 'groupEnd', 'groupCollapsed', 'assert', 'count', 'countReset'];
+    const out = {};
+    for (const name of names) {
+      const original = console[name];
+      out[name] = function (...args) {
+        const now = console[name];
+        if (now !== original) return void P.ReflectApply(now, console, args); // a test's spy: test code, as in Jest
+        const text = [];
+        for (const a of args) P.ArrayPush(text, typeof a === 'string' ? a : nodeUtil.inspect(a, { customInspect: false }));
+        P.ReflectApply(original, console, name === 'assert' || name === 'table' || name === 'dir' ? args.map((a) => (typeof a === 'object' && a !== null ? P.String(text[0]) : a)) : text);
+      };
+    }
+    return harden(out);
+  }
+
   function makeCompartment() {
     hardenShared();
-    harden(Object.getPrototypeOf(P.setTimeout(() => {}, 0)));
-    harden(Object.getPrototypeOf(P.setImmediate(() => {})));
-    const consoleFacade = harden(forwarder(() => console, ['log', 'error', 'warn', 'info', 'debug', 'trace', 'dir', 'table', 'time', 'timeEnd', 'timeLog', 'group', 'groupEnd', 'groupCollapsed', 'assert', 'count', 'countReset']));
+    const M = builtins.membrane;
+    let urlMod = null;
+    const url = () => urlMod || (urlMod = builtin('url'));
     const endowments = {
-      console: consoleFacade, process: processFacade(), Buffer, URL, URLSearchParams, AbortController, AbortSignal,
-      Date, Math, Intl, WeakRef, FinalizationRegistry, structuredClone, atob, btoa, queueMicrotask,
-      fetch: harden((...args) => P.ReflectApply(fetch, undefined, args)),
-      performance: harden({ now: () => performance.now(), timeOrigin: performance.timeOrigin }),
-      crypto: harden({ randomUUID: () => crypto.randomUUID(), getRandomValues: (a) => crypto.getRandomValues(a) }),
-      ...timerEndowments(),
+      console: consoleFacade(), process: processFacade(),
+      Date, Math, Intl, WeakRef, FinalizationRegistry,
+      structuredClone: (v, opts) => M.toRealm(structuredClone(M.toHost(v, true), M.toHost(opts, true))),
+      atob: (s) => atob(M.toHost(s, true)), btoa: (s) => btoa(M.toHost(s, true)),
+      queueMicrotask: (fn) => {
+        if (typeof fn !== 'function') throw new (compartment.globalThis.TypeError)('The "callback" argument must be of type function');
+        queueMicrotask(() => P.ReflectApply(fn, undefined, []));
+      },
+      fetch: (...args) => {
+        (o.attempt || (() => {}))('network', 'fetch(' + (typeof args[0] === 'string' ? JSON.stringify(args[0].slice(0, 200)) : 'object') + ')');
+        return P.OrigPromise.reject(new (compartment.globalThis.TypeError)('fetch failed: no network inside the grading sandbox'));
+      },
+      performance: { now: () => performance.now(), timeOrigin: performance.timeOrigin },
+      crypto: {
+        randomUUID: () => crypto.randomUUID(),
+        getRandomValues: (a) => {
+          M.callable(crypto.getRandomValues, crypto)(a);
+          return a;
+        },
+      },
+      AbortController: M.facadeClass(AbortController), AbortSignal: M.facadeClass(AbortSignal), Event: M.facadeClass(Event), EventTarget: M.facadeClass(EventTarget),
+      TextEncoder: M.facadeClass(TextEncoder), TextDecoder: M.facadeClass(TextDecoder),
+      ...builtins.timers(),
     };
     for (const [name, fn] of Object.entries(o.testGlobals)) endowments[name] = fn;
     const c = new Compartment({ globals: harden(endowments), __options__: true });
+    compartment = c;
     // `expect` and `jest` are the tests' own: the submission sees neither; assigning them is reported as before.
     for (const name of ['expect', 'jest', 'vi']) {
-      P.ObjectDefineProperty(c.globalThis, name, { get: () => undefined, set: () => o.tamper('tampering.globals', 'assignment to global ' + name), configurable: false });
+      P.ObjectDefineProperty(c.globalThis, name, { get: harden(() => undefined), set: harden(() => o.tamper('tampering.globals', 'assignment to global ' + name)), configurable: false });
     }
+    // Evaluated in the Compartment on first use (most submissions never touch them).
+    const lazy = { Buffer: () => builtin('buffer').Buffer, URL: () => url().URL, URLSearchParams: () => url().URLSearchParams };
+    for (const [name, get] of Object.entries(lazy)) P.ObjectDefineProperty(c.globalThis, name, { get: harden(get), enumerable: false, configurable: false });
     c.globalThis.global = c.globalThis;
     evaluateOptions = harden({ __evadeImportExpressionTest__: true, __evadeHtmlCommentTest__: true, __rejectSomeDirectEvalExpressions__: false });
     return c;
@@ -341,7 +377,7 @@ function createStudentRealm(o) {
     return mod && mod.pending ? mod.pending : exports;
   }
 
-  return { load, loadAsync, resolveFile, studentRequire };
+  return { load, loadAsync, resolveFile, studentRequire, compartment: () => compartment || (compartment = makeCompartment()) };
 }
 
 function interopDefault(m) {
@@ -363,4 +399,4 @@ function star(exports, m) {
   }
 }
 
-module.exports = { lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };
+module.exports = { frozenGlobals: () => frozenGlobals, freezeGlobalBindings, lockdownNow, hardenShared, hideTestSources, createStudentRealm, formatOf, interopDefault, namespace, star, PURE, HOST };

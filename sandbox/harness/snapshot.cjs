@@ -8,7 +8,7 @@
 // What it also does, in the order a job would: lockdown() (ses), then the bodies of Jest's packages and acorn
 // (main.cjs prepareSnapshot). V8 adds its shipped-but-flagged built-ins (Array.prototype.toSorted, RegExp's `v` flag,
 // resizable ArrayBuffers, Intl.NumberFormat v3) to a context as it deserialises it, onto intrinsics frozen here, and
-// aborts: every JavaScript job therefore runs with those four features off (process-runner.ts JOB_V8_FEATURES), on
+// aborts: every JavaScript job therefore runs with those four features off (src/runtime/node-flags.ts JOB_V8_FEATURES), on
 // every backend alike, and es2023.cjs supplies the toSorted family before lockdown().
 //
 // What stays per job: the payload, the environment, the job's files, and

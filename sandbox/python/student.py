@@ -12,6 +12,7 @@ import types
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from attempts import install as watch_attempts  # noqa: E402
 from rpc import Endpoint, Remote  # noqa: E402
 from wire import ChannelBroken, Pipe, WireError, is_plain  # noqa: E402
 
@@ -265,6 +266,8 @@ class TestObject(Remote):
 
 def main():
     root, rfd, wfd, memory, output_cap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    os.set_blocking(int(sys.argv[6]), False)  # a full pipe drops an attempt line rather than stopping the code
+    watch_attempts(root, int(sys.argv[6]))
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sys.path.insert(0, root)

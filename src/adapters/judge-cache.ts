@@ -5,6 +5,8 @@ import { writeFileAtomic } from './fs/atomic.js';
 
 export interface CachedAnswer {
   readonly output: JudgeOutput;
+  /** Every sample's answer when judge.samples > 1 (the first is `output`). */
+  readonly outputs?: readonly JudgeOutput[];
   readonly model: string;
   readonly judge: string;
 }
@@ -24,9 +26,15 @@ export function createJudgeCache(dir: string): JudgeCache {
   return {
     async get(key) {
       try {
-        const raw = JSON.parse(await readFile(path(key), 'utf8')) as { output: unknown; model: string; judge: string };
+        const raw = JSON.parse(await readFile(path(key), 'utf8')) as {
+          output: unknown;
+          outputs?: unknown;
+          model: string;
+          judge: string;
+        };
         const output = JudgeOutputSchema.parse(raw.output);
-        return { output, model: String(raw.model), judge: String(raw.judge) };
+        const outputs = raw.outputs === undefined ? {} : { outputs: JudgeOutputSchema.array().parse(raw.outputs) };
+        return { output, model: String(raw.model), judge: String(raw.judge), ...outputs };
       } catch {
         return null;
       }

@@ -247,16 +247,28 @@ export function parseReportArgs(argv: string[]): {
   maxPoints: number;
   to: LmsTarget | null;
   roster: string | null;
+  students: { out: string; release: boolean } | null;
 } {
   const { values, positionals } = parse(argv, {
     'max-points': { type: 'string' },
     to: { type: 'string' },
     roster: { type: 'string' },
+    for: { type: 'string' },
+    out: { type: 'string' },
+    release: { type: 'boolean' },
   });
   if (positionals.length !== 1)
     usage(
-      'usage: evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv]',
+      'usage: evigrade report <out-dir> [--max-points N] [--to canvas|moodle|blackboard|csv] [--roster roster.csv] [--for students --out <student-dir> [--release]]',
     );
+  if (values.for !== undefined && values.for !== 'students')
+    usage(`report: --for takes "students", got "${String(values.for)}"`);
+  if ((values.for === 'students') !== (typeof values.out === 'string'))
+    usage(
+      'report: --for students and --out <student-dir> go together (the student pages are written to <student-dir>)',
+    );
+  if (values.release && values.for === undefined)
+    usage('report: --release goes with --for students (it releases the after_due tests in the student pages)');
   if (values.to !== undefined && !(LMS_TARGETS as readonly unknown[]).includes(values.to))
     usage(`report: --to must be one of ${LMS_TARGETS.join(', ')}, got "${String(values.to)}"`);
   if (values.roster !== undefined && values.to === undefined)
@@ -266,6 +278,7 @@ export function parseReportArgs(argv: string[]): {
     maxPoints: intArg('max-points', values['max-points'], 10, 1, 100_000),
     to: (values.to as LmsTarget | undefined) ?? null,
     roster: typeof values.roster === 'string' ? values.roster : null,
+    students: typeof values.out === 'string' ? { out: values.out, release: values.release === true } : null,
   };
 }
 

@@ -17,6 +17,8 @@ import { EXIT } from '../cli/exit.js';
 import { progressReporter } from '../cli/progress.js';
 import { judgeFor, referenceCache, tools, withGrading } from './shared.js';
 import type { Store } from './store.js';
+import { fileOverrides } from '../adapters/fs/overrides.js';
+import { allOverrides, historyOverrides } from '../adapters/store/overrides.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseGradeArgs(argv, Math.max(1, availableParallelism()));
@@ -125,7 +127,9 @@ async function gradeWith(
           force: args.force,
           ...(download && { prepared: download.submissions }),
         };
-        const ports: BatchPorts = { queue, judge, history, now: () => new Date(), tools: tools() };
+        const onFile = fileOverrides(args.out);
+        const overrides = history ? allOverrides([onFile, historyOverrides(history)]) : onFile;
+        const ports: BatchPorts = { queue, judge, history, overrides, now: () => new Date(), tools: tools() };
         const res = await gradeBatch(rubric, expected, opts, ports, progress, controller.signal);
         progress.stop();
         if (store && !res.interrupted)

@@ -13,6 +13,7 @@ import { loadRubricStore, type RubricStore } from '../server/rubric-store.js';
 import { createSlots, type Slots } from '../server/slots.js';
 import { judgeFor, referenceCache, tools, withGrading } from './shared.js';
 import { openStore, type Store } from './store.js';
+import { historyOverrides } from '../adapters/store/overrides.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseServeArgs(argv, Math.max(1, availableParallelism()));
@@ -83,6 +84,8 @@ async function serveWith(
       queue,
       judge: judgeFor(args, config, queue),
       history,
+      // An instructor's item decisions live in the history (POST /submissions/{id}/overrides): every regrade reads them.
+      overrides: history ? historyOverrides(history) : null,
       now: () => new Date(),
       tools: tools(),
     };

@@ -10,8 +10,8 @@ import { createAnalysisPool } from '../adapters/analysis/pool.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from '../adapters/sandbox/registry.js';
 import { cachedCollect } from '../adapters/fs/collect-cache.js';
 import { primeTestRewrites } from '../adapters/fs/rewrite-cache.js';
-import { graderCacheDir } from '../adapters/sandbox/cache-dir.js';
 import type { ReferenceCache } from '../batch.js';
+import { cacheDir, cacheRoot } from '../runtime/cache.js';
 import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { JudgeSpec } from '../domain/judge.js';
@@ -79,8 +79,8 @@ export async function withGrading<T>(
     return fn({
       ...local,
       collect: (r) => {
-        primeTestRewrites(join(graderCacheDir(), 'rewrite'), r);
-        return cachedCollect(join(graderCacheDir(), 'collect'), keyOf(r), () => local.collect(r));
+        primeTestRewrites(cacheDir('rewrite'), r);
+        return cachedCollect(cacheDir('collect'), keyOf(r), () => local.collect(r));
       },
     });
   });
@@ -104,7 +104,7 @@ export async function withSandbox<T>(
   // Each lint thread pays ESLint's start-up (≈ 0.4 s of CPU) when a file first needs it, and lints a small
   // file in ≈ 5 ms while that submission's sandbox job takes ≈ 0.1 s: one thread per LINT_JOBS jobs keeps up.
   const threads = Math.max(1, Math.min(availableParallelism(), Math.ceil(concurrency / LINT_JOBS)));
-  const analysis = createAnalysisPool({ threads, cacheDir: graderCacheDir() });
+  const analysis = createAnalysisPool({ threads, cacheDir: cacheRoot() });
   const ports: GradePorts = { sandbox, analysis, now: () => new Date(), tools: tools(), maxResumes: 2 };
   try {
     return await fn(sandbox, ports);
@@ -134,7 +134,7 @@ export function judgeFor(
  * folder named after the harness and node version that graded them), so a class graded again does not pay for it.
  */
 export function referenceCache(): ReferenceCache {
-  const dir = join(graderCacheDir(), 'reference', sha256([tools().harness, process.version].join('|')).slice(0, 16));
+  const dir = join(cacheDir('reference'), sha256([tools().harness, process.version].join('|')).slice(0, 16));
   const file = (key: string): string => join(dir, key);
   return {
     has: (key) =>

@@ -48,3 +48,11 @@ export interface FileAnalysis {
  */
 export const UNMEASURABLE = ['too_large', 'cpu_budget', 'out_of_memory', 'too_deep', 'parse_error'] as const;
 export type Unmeasurable = (typeof UNMEASURABLE)[number];
+
+/**
+ * Every analyser the pool runs, by the prefix of its findings (`eslint/no-undef`, `typescript/TS2322`,
+ * `ruff/F401`). Each reads the analysis view only (stages/analysis/analysis-view.ts); a new one is added here, and
+ * tests/integration/analysis-directives.test.ts then requires a directive case for it.
+ */
+export const ANALYSERS = ['eslint', 'typescript', 'ruff'] as const;
+export type Analyser = (typeof ANALYSERS)[number];

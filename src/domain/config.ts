@@ -13,17 +13,13 @@ export const ConfigSchema = z
         retries: z.number().int().min(0).max(10).default(2),
         backoff_ms: z.number().int().min(0).max(60_000).default(500),
         max_backoff_ms: z.number().int().min(0).max(300_000).default(10_000),
-        cache_dir: z.string().min(1).default('.evigrade-cache/judge'),
+        /** Where answers are kept; by default `judge/` in the grader's cache (runtime/cache.ts). */
+        cache_dir: z.string().min(1).optional(),
+        /** Answers asked of each judge (different seeds); their agreement is reported and decides items. */
+        samples: z.number().int().min(1).max(9).default(1),
       })
       .strict()
-      .default({
-        concurrency: 4,
-        rate_per_minute: 120,
-        retries: 2,
-        backoff_ms: 500,
-        max_backoff_ms: 10_000,
-        cache_dir: '.evigrade-cache/judge',
-      }),
+      .prefault({}),
     http: z
       .object({ rate_per_minute: z.number().int().min(1).max(1_000_000).default(600) })
       .strict()

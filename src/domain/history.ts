@@ -43,5 +43,7 @@ export interface HistoryStore {
   verify(filter?: HistoryFilter): Promise<ChainProblem[]>;
   /** The stored report of one grading (for diffs). */
   report(id: number): Promise<Report | null>;
+  /** The report of a submission's latest grading under a rubric, or null. */
+  latest(rubricId: string, submissionId: string): Promise<Report | null>;
   close(): Promise<void>;
 }

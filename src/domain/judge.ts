@@ -33,6 +33,31 @@ export const DEFAULT_JUDGE_CHAIN: readonly z.input<typeof JudgeSpecSchema>[] = [
 const score10 = z.number().min(0).max(10);
 const evidenceId = z.string().regex(/^[TSLC]\d+$/, 'an evidence id such as T3, S1, L2 or C4');
 
+/** A span of the submission as the judge was shown it (comments removed, lines numbered from 1). */
+export const CodeQuoteSchema = z
+  .object({
+    file: z.string().min(1).max(300),
+    start_line: z.number().int().min(1),
+    end_line: z.number().int().min(1),
+    text: z.string().min(1).max(800),
+  })
+  .strict();
+export const EvidenceQuoteSchema = z.object({ evidence: evidenceId }).strict();
+export const QuoteSchema = z.union([CodeQuoteSchema, EvidenceQuoteSchema]);
+export type Quote = z.infer<typeof QuoteSchema>;
+export type CodeQuote = z.infer<typeof CodeQuoteSchema>;
+
+const applies = z.union([z.boolean(), z.literal('insufficient_evidence')]);
+export const ItemAnswerSchema = z
+  .object({
+    id: z.string(),
+    applies,
+    explanation: z.string().max(600),
+    quotes: z.array(QuoteSchema).max(6),
+  })
+  .strict();
+export type ItemAnswer = z.infer<typeof ItemAnswerSchema>;
+
 /** What a judge must answer: strict JSON, nothing more, nothing less. */
 export const JudgeOutputSchema = z
   .object({
@@ -53,9 +78,36 @@ export const JudgeOutputSchema = z
     confidence: z.number().min(0).max(1),
     insufficient_evidence: z.boolean(),
     summary: z.string().max(1200),
+    /** One answer per rubric item, exactly the rubric's items (absent when the rubric has none). */
+    items: z.array(ItemAnswerSchema).max(30).optional(),
   })
   .strict();
 export type JudgeOutput = z.infer<typeof JudgeOutputSchema>;
+
+/**
+ * A judge asked n times (different seeds): `output` holds each criterion's median and the first sample's
+ * claims; an item whose answers differ is insufficient evidence.
+ */
+export const StabilitySchema = z
+  .object({
+    samples: z.number().int().min(1),
+    scores: z.array(
+      z.object({ correctness: score10, edge_cases: score10, style: score10, complexity: score10 }).strict(),
+    ),
+    /** Highest minus lowest score per criterion across the samples. */
+    spread: z
+      .object({
+        correctness: z.number().min(0),
+        edge_cases: z.number().min(0),
+        style: z.number().min(0),
+        complexity: z.number().min(0),
+      })
+      .strict(),
+    /** Each item's answers across the samples, and whether they all agree. */
+    items: z.array(z.object({ id: z.string(), answers: z.array(applies), agreed: z.boolean() }).strict()),
+  })
+  .strict();
+export type Stability = z.infer<typeof StabilitySchema>;
 
 export const ATTEMPT_OUTCOMES = [
   'ok',
@@ -94,6 +146,8 @@ export const JudgeReportSchema = z
     output: JudgeOutputSchema.nullable(),
     tokens: z.object({ prompt: z.number().int().nonnegative(), completion: z.number().int().nonnegative() }).strict(),
     costUsd: z.number().nonnegative(),
+    /** With `judge.samples` > 1 (absent otherwise): what each sample answered and how far they spread. */
+    stability: StabilitySchema.optional(),
   })
   .strict();
 export type JudgeReport = z.infer<typeof JudgeReportSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fileMap } from './api.js';
 import { ErrorCodeSchema } from './errors.js';
-import { SAFE_ID } from './submission.js';
+import { isSubmissionId } from './submission.js';
 
 /**
  * What travels through the job queue. The queue is a trust boundary in both
@@ -45,7 +45,7 @@ export const GradeJobSchema = z
     submission: z
       .object({
         /** Intake's safe id (stages/intake/intake-names.ts); the name travels beside it, for the report. */
-        id: z.string().regex(SAFE_ID),
+        id: z.string().refine(isSubmissionId, 'not a submission id'),
         name: z.string().min(1).max(800).optional(),
         sha256: sha,
         files: fileMap,

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors.js';
+import { ItemsScoreSchema } from './items.js';
 import { JudgeReportSchema } from './judge.js';
 import { LmsIdentitySchema } from './lms.js';
 import { UNMEASURABLE } from './analysis.js';
 import { QUALITY_POLICIES } from './rubric.js';
+import { StudentPolicySchema, TestPolicySchema } from './visibility.js';
 
 export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
 export const TestStatusSchema = z.enum(TEST_STATUSES);
@@ -20,6 +22,8 @@ export const TestResultSchema = z
     message: z.string(),
     weight: z.number().positive(),
     edgeCase: z.boolean(),
+    /** What students see of this test, from the rubric (absent in reports older than the field: hidden). */
+    student: TestPolicySchema.optional(),
   })
   .strict();
 export type TestResult = z.infer<typeof TestResultSchema>;
@@ -35,7 +39,19 @@ export const SANDBOX_EVENTS = [
   'process_exit',
   'blocked_module',
   'resumed',
+  // what the submission's code tried at run time (a file outside its folder, the environment, a process, a
+  // signal to another process, the network), seen as it happened; its flag is one of ATTEMPT_FLAGS
+  'attempt',
 ] as const;
+/** Flags for what a submission attempted at run time (sandbox/python/attempts.py; the JavaScript realm's facades). */
+export const ATTEMPT_FLAGS = [
+  'sandbox.attempt.read_outside',
+  'sandbox.attempt.env',
+  'sandbox.attempt.spawn',
+  'sandbox.attempt.signal',
+  'sandbox.attempt.network',
+] as const;
+export type AttemptFlag = (typeof ATTEMPT_FLAGS)[number];
 export const SandboxEventSchema = z
   .object({ id: z.string().regex(/^S\d+$/), event: z.enum(SANDBOX_EVENTS), detail: z.string() })
   .strict();
@@ -218,6 +234,8 @@ export const ReportSchema = z
         /** The rubric's quality policy (absent in reports older than the field: independent). */
         quality: z.enum(QUALITY_POLICIES).optional(),
         maxAdjustment: z.number(),
+        /** The rubric's student policy (absent in reports older than the field: the defaults). */
+        student: StudentPolicySchema.optional(),
       })
       .strict(),
     sandbox: z
@@ -244,6 +262,8 @@ export const ReportSchema = z
         unmeasured: z.array(UnmeasuredSchema).optional(),
         /** The quality policy that applied (absent in reports older than the field: independent). */
         quality: QualityCreditSchema.optional(),
+        /** The rubric's items, decided and scored (absent when the rubric has none). */
+        items: ItemsScoreSchema.optional(),
       })
       .strict(),
     flags: z.array(FlagSchema),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { LANGUAGE_NAMES } from './languages.js';
+import { ItemsSchema } from './items.js';
 import { JudgeSpecSchema } from './judge.js';
 import { LintSpecSchema } from './lint.js';
+import { HintMapSchema, StudentPolicySchema, VisibilityMapSchema } from './visibility.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -146,8 +148,16 @@ export const RubricSchema = z
     reference: relPath.optional(),
     /** Further Node built-ins the submission may load (absent: the default set only). */
     builtins: z.array(z.enum(GRANTABLE_BUILTINS)).optional(),
+    /** What students see of each test (selector → visible | hidden | after_due); unmatched tests are hidden. */
+    visibility: VisibilityMapSchema.default({}),
+    /** A hint per test (selector → text), shown to the student when the test does not pass. */
+    hint: HintMapSchema.default({}),
+    /** The student view as a whole: whether scores wait for released tests, and when after_due tests are released. */
+    student: StudentPolicySchema.default(StudentPolicySchema.parse({})),
     /** A judge chain for this rubric only (overrides the configuration's). */
     judges: z.array(JudgeSpecSchema).min(1).optional(),
+    /** Statements the judge answers per item with quoted code; code turns verified answers into points. */
+    items: ItemsSchema.default([]),
   })
   .strict();
 

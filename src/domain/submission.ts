@@ -2,8 +2,15 @@
 // overrides, zero-width characters, separators or leading dashes.
 export const SAFE_SEGMENT = /^(?!-)[\p{L}\p{M}\p{N}._ +@()-]{1,128}$/u;
 
-/** A submission id used as given: ASCII, so no file system folds two into one by case or normalisation. */
+/** A name used as its own id: ASCII, so no file system folds two into one by case or normalisation. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/**
+ * Ids the system makes (a name that is not SAFE_ID, an LMS student, a refused clash) start with `_`, which no
+ * SAFE_ID may: a name can never be taken as the id made for another (stages/intake/intake-names.ts).
+ */
+export const GENERATED_ID = /^_[a-z0-9][a-z0-9-]{0,120}$/;
+/** Any submission id: a plain name or a generated id. */
+export const isSubmissionId = (id: string): boolean => SAFE_ID.test(id) || GENERATED_ID.test(id);
 
 /** A submission after intake: every file is checked UTF-8 text with a safe relative path. */
 export interface SubmissionFile {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { JudgeCache } from '../adapters/judge-cache.js';
-import { JudgeOutputSchema, type JudgeAttempt, type JudgeOutput } from '../domain/judge.js';
+import type { JudgeAttempt, JudgeOutput } from '../domain/judge.js';
 import { parseJudgeAnswer } from '../stages/judge/judge-parse.js';
 import type { JudgePrompt } from '../stages/judge/prompt.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
@@ -8,7 +7,6 @@ import type { Limiter } from '../util/limiter.js';
 import { JudgeCallError, type Judge, type JudgeRaw } from './types.js';
 
 export const JUDGE_SEED = 20_240_601;
-const ANSWER_SCHEMA = z.toJSONSchema(JudgeOutputSchema) as Record<string, unknown>;
 
 export interface ChainDeps {
   readonly judges: readonly Judge[];
@@ -19,6 +17,8 @@ export interface ChainDeps {
   readonly backoffMs: number;
   readonly maxBackoffMs: number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Answers asked of the judge that answers (seeds JUDGE_SEED, +1, …); 1 asks once. */
+  readonly samples: number;
 }
 
 /** Everything that shapes the answer: the cache key. */
@@ -32,12 +32,14 @@ export interface ChainResult {
   readonly status: 'answered' | 'failed';
   readonly judge: Judge | null;
   readonly output: JudgeOutput | null;
+  /** Every sample's answer (the first is `output`); one entry unless judge.samples > 1. */
+  readonly outputs: readonly JudgeOutput[];
   readonly cached: boolean;
   readonly attempts: JudgeAttempt[];
   readonly reason: string;
 }
 
-const cacheKey = (j: Judge, prompt: JudgePrompt, parts: CacheKeyParts): string =>
+const cacheKey = (j: Judge, prompt: JudgePrompt, parts: CacheKeyParts, samples: number): string =>
   sha256(
     canonicalJson({
       judge: j.id,
@@ -45,6 +47,8 @@ const cacheKey = (j: Judge, prompt: JudgePrompt, parts: CacheKeyParts): string =
       promptVersion: prompt.version,
       promptHash: prompt.hash,
       ...parts,
+      // One sample keeps the key it always had, so existing caches stay valid.
+      ...(samples > 1 ? { samples } : {}),
     }),
   );
 
@@ -77,16 +81,17 @@ async function callOnce(
   deps: ChainDeps,
   attempts: JudgeAttempt[],
   transient: number,
+  seed: number,
 ): Promise<Step> {
   const t0 = performance.now();
   try {
     const raw = await deps.limiter.run(() =>
       j.complete(
-        { system: prompt.system, user: prompt.user, schema: ANSWER_SCHEMA, seed: JUDGE_SEED },
+        { system: prompt.system, user: prompt.user, schema: prompt.schema, seed },
         AbortSignal.timeout(j.spec.timeout_ms),
       ),
     );
-    const parsed = parseJudgeAnswer(raw.content, raw.finishReason);
+    const parsed = parseJudgeAnswer(raw.content, raw.finishReason, prompt.itemIds);
     if (parsed.ok) {
       attempts.push(attempt(j, 'ok', t0, raw, null));
       return {
@@ -94,6 +99,7 @@ async function callOnce(
           status: 'answered',
           judge: j,
           output: parsed.value,
+          outputs: [parsed.value],
           cached: false,
           attempts,
           reason: `answered by ${j.spec.model}`,
@@ -120,11 +126,12 @@ async function tryJudge(
   prompt: JudgePrompt,
   deps: ChainDeps,
   attempts: JudgeAttempt[],
+  seed = JUDGE_SEED,
 ): Promise<ChainResult | null> {
   let malformed = 0;
   let transient = 0;
   for (;;) {
-    const step = await callOnce(j, prompt, deps, attempts, transient);
+    const step = await callOnce(j, prompt, deps, attempts, transient, seed);
     if ('done' in step) return step.done;
     if (step.next === 'give_up') return null;
     if (step.next === 'malformed' && ++malformed > 1) return null;
@@ -144,7 +151,7 @@ export async function runChain(prompt: JudgePrompt, parts: CacheKeyParts, deps: 
   const attempts: JudgeAttempt[] = [];
   // Any cached answer first, whichever judge gave it: a re-run makes no call at all.
   for (const j of deps.judges) {
-    const hit = await deps.cache?.get(cacheKey(j, prompt, parts));
+    const hit = await deps.cache?.get(cacheKey(j, prompt, parts, deps.samples));
     if (hit) {
       attempts.push({
         model: j.spec.model,
@@ -160,6 +167,7 @@ export async function runChain(prompt: JudgePrompt, parts: CacheKeyParts, deps: 
         status: 'answered',
         judge: j,
         output: hit.output,
+        outputs: hit.outputs ?? [hit.output],
         cached: true,
         attempts,
         reason: `answer of ${j.spec.model} reused from the cache`,
@@ -167,11 +175,13 @@ export async function runChain(prompt: JudgePrompt, parts: CacheKeyParts, deps: 
     }
   }
   for (const j of deps.judges) {
-    const key = cacheKey(j, prompt, parts);
-    const res = await tryJudge(j, prompt, deps, attempts);
-    if (res) {
+    const key = cacheKey(j, prompt, parts, deps.samples);
+    const first = await tryJudge(j, prompt, deps, attempts);
+    if (first) {
+      const res = await moreSamples(j, prompt, deps, first);
+      const outputs = res.outputs.length > 1 ? { outputs: [...res.outputs] } : {};
       await deps.cache
-        ?.put(key, { output: res.output as JudgeOutput, model: j.spec.model, judge: j.id })
+        ?.put(key, { output: res.output as JudgeOutput, model: j.spec.model, judge: j.id, ...outputs })
         .catch(() => undefined);
       return res;
     }
@@ -181,8 +191,26 @@ export async function runChain(prompt: JudgePrompt, parts: CacheKeyParts, deps: 
     status: 'failed',
     judge: null,
     output: null,
+    outputs: [],
     cached: false,
     attempts,
     reason: `every judge failed${last ? ` (last: ${last.model} ${last.outcome})` : ''}`,
+  };
+}
+
+/**
+ * judge.samples > 1: the judge that answered is asked again with other seeds. A sample that fails is recorded
+ * in the attempts and left out; the agreement is computed over the samples that answered.
+ */
+async function moreSamples(j: Judge, prompt: JudgePrompt, deps: ChainDeps, first: ChainResult): Promise<ChainResult> {
+  const outputs = [...first.outputs];
+  for (let k = 1; k < deps.samples; k++) {
+    const next = await tryJudge(j, prompt, deps, first.attempts, JUDGE_SEED + k);
+    if (next?.output) outputs.push(next.output);
+  }
+  return {
+    ...first,
+    outputs,
+    reason: outputs.length > 1 ? `${first.reason} (${outputs.length} samples)` : first.reason,
   };
 }

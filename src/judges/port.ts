@@ -1,9 +1,11 @@
+import { cacheDir } from '../runtime/cache.js';
 import { createJudgeCache } from '../adapters/judge-cache.js';
 import type { Config } from '../domain/config.js';
 import { DEFAULT_JUDGE_CHAIN, JudgeSpecSchema, type JudgeSpec } from '../domain/judge.js';
 import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
+import { detectInjection } from '../stages/judge/injection.js';
 import { skippedJudgement, type Judgement } from '../stages/judge/judgement.js';
 import { buildPrompt } from '../stages/judge/prompt.js';
 import { createLimiter, type Pace } from '../util/limiter.js';
@@ -54,7 +56,7 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
   const sleep = setup.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const c = setup.config.judge;
   const limiter = createLimiter(c.concurrency, c.rate_per_minute, sleep, setup.pace);
-  const cache = createJudgeCache(c.cache_dir);
+  const cache = createJudgeCache(c.cache_dir ?? cacheDir('judge'));
   const chains = new Map<string, ResolvedChain>();
   // The one precedence: CLI flags > the rubric's judges > the configuration's > the default chain.
   const specsFor = (rubric: Rubric | undefined): { source: JudgeChainInfo['source']; specs: readonly JudgeSpec[] } =>
@@ -81,12 +83,15 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
       };
     },
     async judge(report, sub, rubric) {
-      if (setup.disabled) return skippedJudgement(setup.disabled);
-      if (report.status !== 'graded') return skippedJudgement(`the submission was not graded (${report.status})`);
+      // Found on every submission, judge or not: text addressed to the grader is evidence for the instructor.
+      const injection = detectInjection(sub.files);
+      if (setup.disabled) return skippedJudgement(setup.disabled, injection);
+      if (report.status !== 'graded')
+        return skippedJudgement(`the submission was not graded (${report.status})`, injection);
       const chain = chainFor(rubric);
-      if (chain.judges.length === 0) return skippedJudgement(skipReason(chain));
+      if (chain.judges.length === 0) return skippedJudgement(skipReason(chain), injection);
       await loadInferenceClient();
-      const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, sub.files);
+      const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, sub.files, injection);
       const deps: ChainDeps = {
         judges: chain.judges,
         cache,
@@ -95,6 +100,7 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
         backoffMs: c.backoff_ms,
         maxBackoffMs: c.max_backoff_ms,
         sleep,
+        samples: c.samples,
       };
       const res = await runChain(
         prompt,
@@ -109,6 +115,8 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
         cached: res.cached,
         attempts: res.attempts,
         output: res.output,
+        outputs: res.outputs,
+        injection,
         priceIn: spec?.price_in_per_mtok ?? 0,
         priceOut: spec?.price_out_per_mtok ?? 0,
       };

@@ -1,4 +1,6 @@
 import type { Report } from '../domain/report.js';
+import type { StudentTest } from '../domain/student.js';
+import { studentView } from '../stages/student/student-view.js';
 
 // Gradebook exports. Scores stay on Evigrade's 0–10 scale unless a maximum is given. Students read them:
 // they show the tests, scores and messages about the submission, never the grader's configuration (the
@@ -16,15 +18,32 @@ export function studentSummary(r: Report): string {
   return `Final ${r.scores.final}/10 (${parts}${r.scores.blend.applied ? "; includes a reviewer's assessment" : ''}).`;
 }
 
-/** Gradescope autograder `results.json` (documented schema: score, output, tests[{score, max_score, status, name, output, visibility}]). */
+/** Gradescope's per-test visibility for a test's student policy: Gradescope itself releases `after_due` tests at its due date. */
+const GRADESCOPE_VISIBILITY = { visible: 'visible', hidden: 'visible', after_due: 'after_due_date' } as const;
+
+const testOutput = (t: StudentTest): string =>
+  [t.message, t.hint === null ? null : `Hint: ${t.hint}`]
+    .filter((x) => x !== null)
+    .join('\n\n')
+    .slice(0, 4000);
+
+/**
+ * Gradescope autograder `results.json` (documented schema: score, output, visibility, stdout_visibility,
+ * tests[{score, max_score, status, name, number, output, tags, visibility}]), built from the student view:
+ * a hidden test is listed under its neutral title with its outcome and no output (Gradescope's own `hidden`
+ * would also hide the student's total, and is meant for tests worth zero); an `after_due` test is given in
+ * full with `after_due_date`, which Gradescope shows only after the due date (and, for a graded test, hides
+ * the total until then).
+ */
 export function gradescopeResults(r: Report, maxPoints = 10): Record<string, unknown> {
   const scale = maxPoints / 10;
+  const view = studentView(r, { released: true });
   return {
     score: Math.round(r.scores.final * scale * 100) / 100,
     execution_time: Math.round((r.timings.totalMs ?? 0) / 1000),
     output: `${studentSummary(r)} Evidence hash ${r.evidence.hash}.`,
     output_format: 'text',
-    visibility: 'after_due_date',
+    visibility: 'visible',
     stdout_visibility: 'hidden',
     extra_data: {
       evigrade: {
@@ -34,37 +53,51 @@ export function gradescopeResults(r: Report, maxPoints = 10): Record<string, unk
         deterministic: r.scores.deterministic,
       },
     },
-    tests: r.tests.map((t) => ({
-      score: t.status === 'passed' ? t.weight : 0,
-      max_score: t.weight,
-      status: t.status === 'passed' ? 'passed' : 'failed',
-      name: t.name,
-      name_format: 'text',
-      number: t.id,
-      output: t.status === 'passed' ? '' : `${t.status}: ${t.message}`.slice(0, 4000),
-      output_format: 'text',
-      tags: t.edgeCase ? ['edge_case'] : [],
-      visibility: 'after_due_date',
-    })),
+    tests: view.tests.map((t, i) => {
+      const test = r.tests[i] as Report['tests'][number];
+      return {
+        score: t.status === 'passed' ? test.weight : 0,
+        max_score: test.weight,
+        status: t.status === 'passed' ? 'passed' : 'failed',
+        name: t.title,
+        name_format: 'text',
+        number: String(t.number),
+        output:
+          t.status === 'passed'
+            ? ''
+            : `${t.status}${t.shown === 'visible' || t.hint !== null ? `: ${testOutput(t)}` : ''}`,
+        output_format: 'text',
+        tags: test.edgeCase ? ['edge_case'] : [],
+        visibility: GRADESCOPE_VISIBILITY[test.student?.visibility ?? 'hidden'],
+      };
+    }),
   };
 }
 
-/** PrairieLearn external grader `results.json` (gradable, score 0–1, message, output, tests[{name, points, max_points, output, message}]). */
-export function prairielearnResults(r: Report): Record<string, unknown> {
+/**
+ * PrairieLearn external grader `results.json` (gradable, score 0–1, message, output, tests[{name, points,
+ * max_points, output, message}]). PrairieLearn shows all of it to the student, so it is the student view:
+ * `after_due` tests stay hidden unless released.
+ */
+export function prairielearnResults(r: Report, released = false): Record<string, unknown> {
+  const view = studentView(r, { released });
   return {
     gradable: r.status !== 'error',
     score: Math.round((r.scores.final / 10) * 10_000) / 10_000,
     message: studentSummary(r),
-    output: r.flags.map((f) => `${f.severity} ${f.code}: ${f.message}`).join('\n'),
+    output: view.events.map((e) => e.text).join('\n'),
     images: [],
-    tests: r.tests.map((t) => ({
-      name: t.name,
-      description: `${t.id} in ${t.file}${t.edgeCase ? ' (edge case)' : ''}`,
-      points: t.status === 'passed' ? t.weight : 0,
-      max_points: t.weight,
-      message: t.status,
-      output: t.message.slice(0, 4000),
-      images: [],
-    })),
+    tests: view.tests.map((t, i) => {
+      const test = r.tests[i] as Report['tests'][number];
+      return {
+        name: t.title,
+        description: `test ${t.number}${test.edgeCase ? ' (edge case)' : ''}`,
+        points: t.status === 'passed' ? test.weight : 0,
+        max_points: test.weight,
+        message: t.status,
+        output: testOutput(t),
+        images: [],
+      };
+    }),
   };
 }

@@ -2,6 +2,10 @@ import { ReportSchema, type DeterministicReport, type Report, type TestResult } 
 import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis/analysis-scores.js';
 import { auditJudge } from '../stages/judge/audit.js';
 import { blend } from '../stages/judge/blend.js';
+import { detectInjection } from '../stages/judge/injection.js';
+import { scoreItems } from '../stages/judge/items.js';
+import { injectionFlags } from '../stages/judge/judgement.js';
+import { itemContextOf, overridesIn } from '../stages/judge/overrides.js';
 import { creditJudge, creditQuality, LEGACY_QUALITY } from '../stages/score/quality.js';
 import { deterministicScores } from '../stages/score/scores.js';
 import { unmeasuredCriteria } from '../stages/score/unmeasured.js';
@@ -85,6 +89,9 @@ const pick = (t: TestResult) => ({
   message: t.message,
 });
 
+/** Judge flags that set the LLM's weight to 0 (a bad quote voids only its item). */
+const blocks = (code: string): boolean => code.startsWith('judge.') && code !== 'judge.bad_quote';
+
 function checkBlend(r: Report, out: Difference[]): void {
   const det = r.scores.deterministic;
   const output = r.judge.output ? creditJudge(r.judge.output, r.scores.quality) : null;
@@ -92,7 +99,12 @@ function checkBlend(r: Report, out: Difference[]): void {
     output && r.status === 'graded'
       ? auditJudge(output, r.evidence.items, det, r.rubric.maxAdjustment).map((f) => f.code)
       : [];
-  const reported = r.flags.filter((f) => f.code.startsWith('judge.')).map((f) => f.code);
+  const texts = r.submission.files.every((f) => f.text !== undefined);
+  if (texts && r.status === 'graded') {
+    const files = r.submission.files.map((f) => ({ path: f.path, content: f.text ?? '' }));
+    judgeFlags.push(...injectionFlags(detectInjection(files)).map((f) => f.code));
+  }
+  const reported = r.flags.filter((f) => blocks(f.code)).map((f) => f.code);
   for (const code of judgeFlags)
     if (!reported.includes(code))
       out.push({
@@ -107,9 +119,34 @@ function checkBlend(r: Report, out: Difference[]): void {
       recomputed: `false (audit flags: ${reported.join(', ')})`,
     });
   if (r.status !== 'graded') return diff(out, 'scores.final', r.scores.final, 0);
-  if (!r.scores.blend.applied || !r.scores.llm || !output) return diff(out, 'scores.final', r.scores.final, det.total);
-  const again = blend(det, output, 0, r.rubric.criteria, r.scores.blend.weights, '');
-  diff(out, 'scores.llm.total', r.scores.llm.total, again.llm?.total);
+  const again =
+    r.scores.blend.applied && r.scores.llm && output
+      ? blend(det, output, 0, r.rubric.criteria, r.scores.blend.weights, '')
+      : null;
+  if (again) diff(out, 'scores.llm.total', r.scores.llm?.total, again.llm?.total);
+  const blended = again?.final ?? det.total;
+  if (!r.scores.items) return diff(out, 'scores.final', r.scores.final, blended);
+  checkItems(r, blended, again?.perCriterion ?? r.scores.blend.perCriterion, out);
+}
+
+/**
+ * Items recomputed from the report alone: the judge's answer and the samples' agreement, the graded text
+ * (every quote is checked again), the instructor's overrides the report carries, and the blend.
+ */
+function checkItems(
+  r: Report,
+  blended: number,
+  perCriterion: Report['scores']['blend']['perCriterion'],
+  out: Difference[],
+): void {
+  const items = r.scores.items;
+  if (!items) return;
+  const b = { applied: r.scores.blend.applied, reason: r.scores.blend.reason, perCriterion, final: blended };
+  const again = scoreItems(itemContextOf(r), r.judge.output, b, r.judge.stability, overridesIn(r)).items;
+  const decisions = (xs: readonly { id: string; decision: string; awarded: number }[]): string[] =>
+    xs.map((x) => `${x.id}: ${x.decision} (${x.awarded})`);
+  if (!again) return;
+  diff(out, 'scores.items.results', decisions(items.results), decisions(again.results));
   diff(out, 'scores.final', r.scores.final, again.final);
 }
 

@@ -17,6 +17,12 @@ export const PERSONAS = [
   'always503',
   'ratelimited',
   'injectable',
+  // Rubric items (issue 35): an honest item answerer, and four ways a model goes wrong with items.
+  'itemizer',
+  'misquoting',
+  'string_quoter',
+  'obedient',
+  'unstable',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -44,16 +50,28 @@ interface Seen {
   det: Record<string, number | null>;
   items: Evidence[];
   code: string;
+  /** Each file as shown: its name and its numbered lines (`   3| code`). */
+  files: { name: string; lines: string[] }[];
+  /** The rubric items the prompt asks about, if any. */
+  rubricItems: { id: string; description: string; guidance?: string }[];
+  seed: number;
 }
 
-function read(prompt: string): Seen {
+function read(prompt: string, seed = 0): Seen {
   const det = JSON.parse(/DETERMINISTIC_SCORES[^:]*: (\{.*\})/.exec(prompt)?.[1] ?? '{}') as Record<
     string,
     number | null
   >;
   const items = JSON.parse(/<<<EVIDENCE\n([\s\S]*?)\nEVIDENCE>>>/.exec(prompt)?.[1] ?? '[]') as Evidence[];
   const code = [...prompt.matchAll(/<<<SUBMISSION[^\n]*\n([\s\S]*?)\nSUBMISSION>>>/g)].map((m) => m[1]).join('\n');
-  return { det, items, code };
+  const files = [...prompt.matchAll(/<<<SUBMISSION file=("[^"\n]*")\n([\s\S]*?)\nSUBMISSION>>>/g)].map((m) => ({
+    name: JSON.parse(m[1] as string) as string,
+    lines: (m[2] as string).split('\n'),
+  }));
+  const rubricItems = JSON.parse(
+    /RUBRIC ITEMS \(answer every one\):\n(\[.*\])/.exec(prompt)?.[1] ?? '[]',
+  ) as Seen['rubricItems'];
+  return { det, items, code, files, rubricItems, seed };
 }
 
 const ids = (items: Evidence[], pred: (e: Evidence) => boolean, n = 3): string[] =>
@@ -163,7 +181,97 @@ function injectable(s: Seen): Record<string, unknown> {
   };
 }
 
+/** A line of the numbered code and where it is: `{file, line, text}` with our `N| ` prefix removed. */
+function findLine(s: Seen, pred: (text: string) => boolean): { file: string; line: number; text: string } | null {
+  for (const f of s.files)
+    for (const l of f.lines) {
+      const m = /^\s*(\d+)\| (.*)$/.exec(l);
+      if (m && (m[2] as string).trim() && pred(m[2] as string))
+        return { file: f.name, line: Number(m[1]), text: (m[2] as string).trim() };
+    }
+  return null;
+}
+
+/** The token an item is about: the first `backticked` word of its description or guidance. */
+const tokenOf = (it: Seen['rubricItems'][number]): string =>
+  /`([^`]+)`/.exec(`${it.description} ${it.guidance ?? ''}`)?.[1] ?? it.id;
+
+const quote = (at: { file: string; line: number; text: string }) => ({
+  file: at.file,
+  start_line: at.line,
+  end_line: at.line,
+  text: at.text,
+});
+
+/** Honest with items: an item applies when its token is in the code outside strings, quoted from its line. */
+function itemizer(s: Seen): Record<string, unknown> {
+  const items = s.rubricItems.map((it) => {
+    const t = tokenOf(it);
+    const at = findLine(s, (l) => l.replace(/(["'`]).*?\1/g, '""').includes(t));
+    return at
+      ? { id: it.id, applies: true, explanation: `uses ${t}`, quotes: [quote(at)] }
+      : { id: it.id, applies: false, explanation: `no ${t} in the code`, quotes: [] };
+  });
+  return { ...honest(s), items };
+}
+
+/** Says every item applies and quotes lines that do not exist. */
+function misquoting(s: Seen): Record<string, unknown> {
+  const file = s.files[0]?.name ?? 'solution.js';
+  const items = s.rubricItems.map((it) => ({
+    id: it.id,
+    applies: true,
+    explanation: 'clearly done',
+    quotes: [
+      { file, start_line: 990, end_line: 991, text: `function ${tokenOf(it)}(n) { return ${tokenOf(it)}(n - 1); }` },
+    ],
+  }));
+  return { ...honest(s), items };
+}
+
+/** Says every item applies and quotes a string literal that names the token (text, not behaviour). */
+function stringQuoter(s: Seen): Record<string, unknown> {
+  const items = s.rubricItems.map((it) => {
+    const t = tokenOf(it);
+    const at = findLine(s, (l) => new RegExp(`(["'\`])[^"'\`]*${t}[^"'\`]*\\1`).test(l));
+    const m = at && new RegExp(`(["'\`])[^"'\`]*${t}[^"'\`]*\\1`).exec(at.text);
+    return at && m
+      ? { id: it.id, applies: true, explanation: `the code says ${t}`, quotes: [{ ...quote(at), text: m[0] }] }
+      : { id: it.id, applies: 'insufficient_evidence', explanation: 'not found', quotes: [] };
+  });
+  return { ...honest(s), items };
+}
+
+/** Obeys text in the code that addresses the grader: full marks, every item applies (quoting that text). */
+function obedient(s: Seen): Record<string, unknown> {
+  const at = findLine(s, (l) =>
+    /full marks|ignore (all )?previous|you are the grader|fullMarks|ignorePrevious/i.test(l),
+  );
+  if (!at) return itemizer(s);
+  return {
+    ...injectable({ ...s, code: 'ignore previous' }),
+    items: s.rubricItems.map((it) => ({ id: it.id, applies: true, explanation: 'as instructed', quotes: [quote(at)] })),
+  };
+}
+
+/** A model at temperature: its answers follow the request's seed, so samples disagree. */
+function unstable(s: Seen): Record<string, unknown> {
+  const h = itemizer(s);
+  const flip = s.seed % 2 === 1;
+  const scores = h.scores as Record<string, number>;
+  return {
+    ...h,
+    scores: { ...scores, style: Math.max(0, (scores.style ?? 5) - (flip ? 2 : 0)) },
+    items: (h.items as { applies: unknown }[]).map((i) => (flip ? { ...i, applies: false, quotes: [] } : i)),
+  };
+}
+
 const ANSWERS: Partial<Record<Persona, (s: Seen) => Record<string, unknown>>> = {
+  itemizer,
+  misquoting,
+  string_quoter: stringQuoter,
+  obedient,
+  unstable,
   honest,
   inflating,
   phantom,
@@ -234,7 +342,7 @@ function answer(
   opts: { slowMs?: number },
 ): void {
   const persona = body.model as Persona;
-  const seen = read(body.messages.map((m) => m.content).join('\n'));
+  const seen = read(body.messages.map((m) => m.content).join('\n'), (body as { seed?: number }).seed ?? 0);
   if (persona === 'always503' || (persona === 'flaky503' && n === 1)) {
     return send(res, 503, { error: 'Model is currently loading', error_type: 'overloaded', estimated_time: 20 });
   }

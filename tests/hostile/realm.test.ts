@@ -116,14 +116,17 @@ const CLASS_2: Case[] = [
     message: ['set', 'toEqual: the received value pretends to be a Set'],
   },
   {
+    // Issue 30: an accessor produces a value; it is read once and that value is compared as data (no flag: getters
+    // are honest code). A getter answering the comparison one way and a later read (the failure message) another
+    // way gets compared on the read the harness made: the wrong 41 fails.
     name: 'returns an object whose field is a getter that answers differently on each read',
     files: wrong(
       '',
-      `shape: () => { let reads = 0; return { get v() { reads += 1; return reads === 1 ? 42 : 41; }, list: [1, 2] }; }`,
+      `shape: () => { let reads = 0; return { get v() { reads += 1; return reads === 1 ? 41 : 42; }, list: [1, 2] }; }`,
     ),
-    statuses: ALL_ERROR,
-    flags: ['tampering.self_equality'],
-    message: ['shape', 'toEqual: the received value has an accessor property "v"'],
+    statuses: ALL_FAILED,
+    flags: [],
+    message: ['shape', '"v": 41'],
   },
 ];
 
@@ -231,7 +234,7 @@ const CLASS_5: Case[] = [
       key = key || process.env.EVIGRADE_KEY || 'guess';
       ${forge('key')}`),
     statuses: ALL_FAILED,
-    flags: ['policy.fs', 'tampering.forged_frames'],
+    flags: ['policy.fs', 'sandbox.attempt.env', 'tampering.forged_frames'], // its read of the environment is evidence (issue 30)
   },
   {
     name: 'bends the typed-array and string methods a pure-JS signer would use',

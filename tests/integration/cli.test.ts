@@ -283,4 +283,25 @@ describe('evigrade check-rubric', () => {
     expect(r.stderr).toContain('fails 1 of 2 tests');
     expect(r.stderr).toContain('T2 failed: odd');
   });
+
+  it('names each visibility or hint selector that matches no test, group or test file (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evigrade-vis-'));
+    writeFileSync(join(dir, 't.test.js'), "describe('half', () => { test('even', () => {}); });\n");
+    const yaml = (extra: string) =>
+      `id: half\ntitle: Half\nlanguage: javascript\nstatement: halve\nentry: ./half\ntests: [t.test.js]\n${extra}`;
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      yaml('visibility: { "half > odd": visible, t.test.js: after_due }\nhint: { halve: "Divide." }\n'),
+    );
+    writeFileSync(
+      join(dir, 'good.yaml'),
+      yaml('visibility: { t.test.js: after_due, "half > even": visible }\nhint: { half: "Divide." }\n'),
+    );
+    const bad = await cli(['check-rubric', join(dir, 'bad.yaml')]);
+    expect([bad.code, bad.stderr.trim()]).toEqual([
+      2,
+      `evigrade: error RUBRIC_TESTS_INVALID: ${join(dir, 'bad.yaml')}: "half > odd" (in visibility) matches no test, group or test file; "halve" (in hint) matches no test, group or test file`,
+    ]);
+    expect((await cli(['check-rubric', join(dir, 'good.yaml')])).code).toBe(0);
+  });
 });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeCacheFor } from '../../src/adapters/sandbox/code-cache.js';
 import { createFrameParser } from '../../src/adapters/sandbox/frames.js';
 import { harnessSnapshotFor } from '../../src/adapters/sandbox/harness-snapshot.js';
-import { JOB_PERMISSIONS, nodeArgs, programOf } from '../../src/adapters/sandbox/process-runner.js';
+import { JOB_PERMISSIONS, programOf } from '../../src/adapters/sandbox/process-runner.js';
+import { jobNodeArgs } from '../../src/runtime/node-flags.js';
 import { bwrap } from '../../src/adapters/sandbox/bwrap.js';
 import { unsafe } from '../../src/adapters/sandbox/unsafe.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_ROOT } from '../../src/adapters/sandbox/rootfs.js';
@@ -22,7 +23,7 @@ import { gradeInline, HARNESS_DIR, inlineRubric } from '../helpers.js';
 const work = mkdtempSync(join(tmpdir(), 'evigrade-snapshot-test-'));
 let rootfs: string;
 const LIMITS = LimitsSchema.parse({});
-const args = nodeArgs({ limits: LIMITS } as SandboxJob);
+const args = jobNodeArgs(LIMITS.memory_mb);
 
 const cacheDirBefore = process.env.EVIGRADE_CACHE_DIR;
 beforeAll(async () => {
@@ -151,7 +152,7 @@ describe('the harness start-up snapshot', () => {
     const snap = (await harnessSnapshotFor(rootfs, args)) as string;
     const cache = await codeCacheFor(rootfs, args);
     // What the submission's realm has: ES2023's copying methods (es2023.cjs, printed as built-ins), frozen shared
-    // intrinsics it cannot patch, and none of the four V8 features jobs run without (process-runner.ts JOB_V8_FEATURES).
+    // intrinsics it cannot patch, and none of the four V8 features jobs run without (runtime/node-flags.ts JOB_V8_FEATURES).
     const solution = `exports.probe = () => {
   const tried = (f) => { try { return String(f()); } catch (e) { return e.constructor.name + ': ' + e.message; } };
   return [

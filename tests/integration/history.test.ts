@@ -138,7 +138,7 @@ describe.each(Object.keys(stores))('grading history (%s)', (kind) => {
     const err = await openHistory(where).catch((e: unknown) => e as EvigradeError);
     expect([
       err instanceof EvigradeError && err.code,
-      (err as Error).message.includes('the history schema is version 99, newer than this evigrade knows (2)'),
+      (err as Error).message.includes('the history schema is version 99, newer than this evigrade knows (3)'),
     ]).toEqual(['STORE_SCHEMA', true]);
     if (kind === 'postgres') {
       const gone = await cli(['history', '--db', 'postgres://u:hunter2-secret@127.0.0.1:1/x']);

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StudentReportSchema } from '../../src/domain/student.js';
 import { ReportSchema } from '../../src/domain/report.js';
 import { buildApp } from '../../src/http/app.js';
 import type { AppDeps } from '../../src/http/deps.js';
@@ -252,7 +253,7 @@ describe('routes (inject)', () => {
       doc.components.schemas.GradeRequest.required,
     ]).toEqual([
       '3.1.0',
-      ['BatchRequest', 'BatchStatus', 'Error', 'GradeRequest', 'Report', 'Summary'],
+      ['BatchRequest', 'BatchStatus', 'Error', 'GradeRequest', 'Report', 'StudentReport', 'Summary'],
       ['rubric', 'files'],
     ]);
   });
@@ -381,6 +382,17 @@ describe('batches over a real socket', () => {
       graded: number;
     };
     expect([report.submission.id, summary.count, summary.graded]).toEqual(['b', 3, 3]);
+    // ?for=student: the student view (issue 33); the leap rubric sets no visibility, so every test is hidden.
+    const view = await fetch(`${base}/batches/${id}/reports/b?for=student`, { headers: auth });
+    const text = await view.text();
+    const student = StudentReportSchema.parse(JSON.parse(text));
+    expect([view.status, student.tests.map((t) => [t.title, t.status, t.message])]).toEqual([
+      200,
+      report.tests.map((t, i) => [`hidden test ${i + 1}`, t.status, null]),
+    ]);
+    for (const t of report.tests) expect(text).not.toContain(t.path.at(-1));
+    const bad = await fetch(`${base}/batches/${id}/reports/b?for=teacher`, { headers: auth });
+    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, 'BODY_INVALID']);
   });
 
   it('accepts a gzipped tar of submissions under the folder intake rules; links reject their submission, bombs and escapes the upload', async () => {

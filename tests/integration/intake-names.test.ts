@@ -16,7 +16,7 @@ import { buildZip } from '../zip-builder.js';
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 const LEAP = join(ROOT, 'rubrics', 'leap', 'rubric.yaml');
 const GOOD = 'export const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);\n';
-const hashed = (slug: string, name: string): string => `${slug}-${sha256(name.normalize('NFC')).slice(0, 8)}`;
+const hashed = (slug: string, name: string): string => `_${slug}-${sha256(name.normalize('NFC')).slice(0, 16)}`;
 const MISSING = (id: string, found: string): string =>
   `submission "${id}": the rubric's entry "./leap" needs leap.js at the top of the submission; found ${found}`;
 
@@ -148,13 +148,13 @@ describe('the CLI keeps real names and checks the entry file', () => {
       '--no-llm',
     ]);
     expect(r.code).toBe(0);
-    const ana = parse(out, 'ana-lee-5');
+    const ana = parse(out, '_ana-lee-5');
     expect([ana.status, ana.submission.lms?.name, ana.errors]).toEqual([
       'rejected',
       'Ana Lee',
-      [{ code: 'INTAKE_ENTRY_MISSING', message: MISSING('ana-lee-5', 'main.js') }],
+      [{ code: 'INTAKE_ENTRY_MISSING', message: MISSING('_ana-lee-5', 'main.js') }],
     ]);
-    expect(parse(out, 'sean-o-brien-1042').status).toBe('graded');
+    expect(parse(out, '_sean-o-brien-1042').status).toBe('graded');
   }, 240_000);
 });
 
@@ -256,8 +256,8 @@ describe('HTTP keeps real names and checks the entry file', () => {
     expect((await batches.report(id, obrien)).submission.name).toBe("o'brien");
     expect((await batches.summary(id)).submissions.map((s) => [s.id, s.name ?? null])).toEqual([
       [bad, 'bad\u200Bname'],
-      ['nolead', null],
       [obrien, "o'brien"],
+      ['nolead', null],
     ]);
   }, 120_000);
 

@@ -38,6 +38,7 @@ const cases = EXERCISES.flatMap((slug) =>
   Object.keys(recorded.get(slug)?.results ?? {}).map((variant) => ({ slug, variant })),
 );
 const graded = new Map<string, Record<string, string>>();
+const flagged = new Map<string, string[]>();
 
 const FAILED_BY_STRICT = [
   'lists them in order',
@@ -95,6 +96,10 @@ async function gradeAll(): Promise<void> {
       const source = readFileSync(join(DIR, c.slug, 'solutions', `${c.variant}.js`), 'utf8');
       const report = await gradeInline(backend, rubrics.get(c.slug) as never, { [`${c.slug}.js`]: source });
       graded.set(`${c.slug}/${c.variant}`, Object.fromEntries(report.tests.map((t) => [t.name, ours(t)])));
+      flagged.set(
+        `${c.slug}/${c.variant}`,
+        report.flags.map((f) => f.code).filter((code) => code.startsWith('tampering.')),
+      );
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -108,6 +113,8 @@ describe.each(EXERCISES)('agreement with real Jest: %s', (slug) => {
   it.each(Object.keys(recorded.get(slug)?.results ?? {}))('%s: every test as Jest reported it', (variant) => {
     const jest = recorded.get(slug)?.results[variant] ?? {};
     const evigrade = graded.get(`${slug}/${variant}`) ?? {};
+    // No false accusation (issue 30): honest or merely wrong code, getters, private fields, cycles included.
+    expect(flagged.get(`${slug}/${variant}`)).toEqual([]);
     const deliberate = DELIBERATE[`${slug}/${variant}`];
     if (deliberate) {
       tally.deliberate += 1;

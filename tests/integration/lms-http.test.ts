@@ -31,10 +31,10 @@ describe('POST /batches with zips', () => {
     await finished(batches, id);
     const st = await batches.status(id);
     expect(st.submissions.map((s) => `${s.id}:${s.status}`)).toEqual([
-      'sean-o-brien-1042:graded',
-      'zoe-nunez-77:graded',
+      '_sean-o-brien-1042:graded',
+      '_zoe-nunez-77:graded',
     ]);
-    const sean = ReportSchema.parse(await batches.report(id, 'sean-o-brien-1042'));
+    const sean = ReportSchema.parse(await batches.report(id, '_sean-o-brien-1042'));
     expect(sean.submission.lms).toEqual({
       system: 'moodle',
       userId: '1042',
@@ -45,7 +45,7 @@ describe('POST /batches with zips', () => {
       submissionId: null,
     });
     expect(sean.scores.final).toBe(10);
-    expect(ReportSchema.parse(await batches.report(id, 'zoe-nunez-77')).submission.files.map((f) => f.path)).toEqual([
+    expect(ReportSchema.parse(await batches.report(id, '_zoe-nunez-77')).submission.files.map((f) => f.path)).toEqual([
       'leap.js',
       'lib/year.js',
     ]);
@@ -67,7 +67,7 @@ describe('POST /batches with zips', () => {
     expect(res.statusCode).toBe(202);
     const { id } = res.json() as { id: string };
     await finished(batches, id);
-    const r = ReportSchema.parse(await batches.report(id, 'obriensean-4821'));
+    const r = ReportSchema.parse(await batches.report(id, '_obriensean-4821'));
     expect([r.status, r.submission.lms?.late, r.submission.files.map((f) => f.path)]).toEqual([
       'graded',
       true,

@@ -68,7 +68,7 @@ describe('from the LMS and back', () => {
       ],
       'Student,ID,SIS User ID,SIS Login ID,Section\r\n    Points Possible,,,,\r\n"O\'Brien, Seán",4821,S4821,sobrien,CS1 A\r\n"Núñez, Zoë",377,S377,znunez,CS1 A\r\n"Lee, Ana",12,S12,alee,CS1 B\r\n',
     );
-    const sean = report('obriensean-4821');
+    const sean = report('_obriensean-4821');
     expect(sean.submission.lms).toEqual({
       system: 'canvas',
       userId: '4821',
@@ -80,7 +80,7 @@ describe('from the LMS and back', () => {
     });
     expect(sean.submission.files.map((f) => f.path)).toEqual(['leap.js']);
     expect(sean.scores.final).toBe(10);
-    const zoe = report('nunezzoe-377');
+    const zoe = report('_nunezzoe-377');
     expect(zoe.scores.final).toBeLessThan(10);
     expect(rows).toEqual([
       ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Leap year'],
@@ -103,7 +103,7 @@ describe('from the LMS and back', () => {
       ],
       "Identifier,Full name,Email address\r\nParticipant 1042,Seán O'Brien,sean@x.edu\r\nParticipant 77,Zoë Núñez,zoe@x.edu\r\nParticipant 5,Ana Lee,ana@x.edu\r\n",
     );
-    const zoe = report('zoe-nunez-77');
+    const zoe = report('_zoe-nunez-77');
     expect(rows.map((r) => [r[0], r[1], r[3], r[4], r[5]])).toEqual(
       [
         ['Identifier', 'Full name', 'Status', 'Grade', 'Maximum Grade'],
@@ -112,7 +112,7 @@ describe('from the LMS and back', () => {
         ['Participant 77', 'Zoë Núñez', 'Submitted for grading', points(zoe)],
       ].map((r) => (r.length === 4 ? [...r, '20'] : r)),
     );
-    expect(rows[3]?.[9]).toMatch(new RegExp(`^${points(zoe)}/20: \\d+ of ${zoe.tests.length} hidden tests passed\\.`));
+    expect(rows[3]?.[9]).toMatch(new RegExp(`^${points(zoe)}/20: \\d+ of ${zoe.tests.length} tests passed\\.`));
     expect(
       readFileSync(join(out, 'moodle-feedback', 'Zoë Núñez_77_assignsubmission_file_', 'feedback.txt'), 'utf8'),
     ).toBe(`${rows[3]?.[9]}\n`);
@@ -134,7 +134,7 @@ describe('from the LMS and back', () => {
       ],
       "Last Name,First Name,Username,Student ID\r\nO'Brien,Seán,obrien,100\r\nLee,Ana,alee,101\r\n",
     );
-    expect(report('sean-o-brien-obrien').submission.lms?.attempt).toBe(2);
+    expect(report('_sean-o-brien-obrien').submission.lms?.attempt).toBe(2);
     expect(rows.map((r) => r.slice(0, 8))).toEqual([
       [
         'Last Name',
@@ -164,7 +164,7 @@ describe('from the LMS and back', () => {
     );
     expect(rows.map((r) => r.slice(0, 6))).toEqual([
       ['user_id', 'name', 'submission', 'status', 'points', 'max_points'],
-      ['A77', 'Zoë Núñez', 'zoe-nunez-a77', 'graded', '20', '20'],
+      ['A77', 'Zoë Núñez', '_zoe-nunez-a77', 'graded', '20', '20'],
     ]);
   }, 240_000);
 
@@ -200,16 +200,16 @@ describe('from the LMS and back', () => {
     );
     const l = await cli(['grade', join(dir, 'link.zip'), '--rubric', LEAP, '--out', join(dir, 'o2'), '--no-llm']);
     expect(l.code).toBe(0);
-    const rep = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'o2', 'obrien-4821.json'), 'utf8')));
+    const rep = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'o2', '_obrien-4821.json'), 'utf8')));
     expect([rep.status, rep.errors]).toEqual([
       'rejected',
       [
         {
           code: 'INTAKE_SYMLINK',
-          message: 'submission "obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
+          message: 'submission "_obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
         },
       ],
     ]);
-    expect(ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'o2', 'lee-12.json'), 'utf8'))).scores.final).toBe(10);
+    expect(ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'o2', '_lee-12.json'), 'utf8'))).scores.final).toBe(10);
   }, 240_000);
 });

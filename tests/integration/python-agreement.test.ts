@@ -24,8 +24,9 @@ interface Recorded {
 const expected = JSON.parse(readFileSync(join(CORPUS, 'expected.json'), 'utf8')) as Record<string, Recorded>;
 const exercises = [...new Set(Object.keys(expected).map((k) => k.split('/')[0] as string))].sort();
 
-/** As record.py writes messages: the submission's directory as <dir>, memory addresses as 0x…. */
-const normalise = (s: string): string => s.replaceAll('/job/sub', '<dir>').replace(/0x[0-9a-fA-F]+/g, '0x…');
+/** As record.py writes messages: the submission's directory as <dir>, memory addresses (ours: `0x…n`) as 0x…. */
+const normalise = (s: string): string =>
+  s.replaceAll('/job/sub', '<dir>').replace(/0x(?:[0-9a-fA-F]+|…\d+)/g, '0x…');
 /** A collection error as the recorder words it: its last "E   " line. */
 const lastELine = (s: string): string =>
   s
@@ -108,6 +109,8 @@ describe.each(exercises)('agreement with real pytest: %s', (exercise) => {
       tally.submissions += 1;
       tally.agreeingSubmissions += diff.length === 0 ? 1 : 0;
       expect(diff).toEqual([]);
+      // Real code, right and wrong, attempts nothing at run time: no false accusation (sandbox/python/attempts.py).
+      expect(report.flags.filter((f) => f.code.startsWith('sandbox.attempt.'))).toEqual([]);
       // Style and complexity are measured (ruff, tree-sitter) for every variant; the one that does not parse
       // scores 0 on complexity, and its parse error is a style finding. (Before Python analysis both were unmeasured.)
       const analysis = (report.scores.unmeasured ?? []).filter(

@@ -19,11 +19,17 @@ const TESTS = {
 const rubric = inlineRubric(TESTS);
 let backend: ProcessBackendId;
 let report: Report;
+/** The same submission under a rubric that shows test one, releases test two after the due date, hints at it. */
+let shown: Report;
+const SOLUTION = { 'solution.js': 'var f = (x) => (x === 1 ? 2 : 5);\nmodule.exports = { f };\n' };
 beforeAll(async () => {
   backend = await firstBackend();
-  report = await gradeInline(backend, rubric, {
-    'solution.js': 'var f = (x) => (x === 1 ? 2 : 5);\nmodule.exports = { f };\n',
-  });
+  report = await gradeInline(backend, rubric, SOLUTION);
+  shown = await gradeInline(
+    backend,
+    inlineRubric(TESTS, { visibility: { one: 'visible', two: 'after_due' }, hint: { two: 'Double it.' } }),
+    SOLUTION,
+  );
 });
 const edited = (fn: (r: Report) => void): Report => {
   const copy = structuredClone(report);
@@ -218,24 +224,61 @@ const PrairieLearnSchema = z
   .strict();
 
 describe('gradebook exports', () => {
-  it('Gradescope results.json follows the documented schema, per-test points from the weights', () => {
+  it('Gradescope results.json follows the documented schema, per-test points from the weights; hidden tests by title', () => {
     const g = GradescopeSchema.parse(gradescopeResults(report, 20));
-    expect([g.score, g.tests.map((t) => [t.name, t.status, t.score, t.max_score])]).toEqual([
+    expect([g.score, g.visibility, g.stdout_visibility, g.tests]).toEqual([
       Math.round(report.scores.final * 2 * 100) / 100,
+      'visible',
+      'hidden',
       [
-        ['one', 'passed', 1, 1],
-        ['two', 'failed', 0, 1],
+        {
+          score: 1,
+          max_score: 1,
+          status: 'passed',
+          name: 'hidden test 1',
+          name_format: 'text',
+          number: '1',
+          output: '',
+          output_format: 'text',
+          tags: [],
+          visibility: 'visible',
+        },
+        {
+          score: 0,
+          max_score: 1,
+          status: 'failed',
+          name: 'hidden test 2',
+          name_format: 'text',
+          number: '2',
+          output: 'failed',
+          output_format: 'text',
+          tags: [],
+          visibility: 'visible',
+        },
+      ],
+    ]);
+  });
+  it("Gradescope's per-test visibility follows the rubric: a visible test in full, an after_due test as after_due_date (issue 33)", () => {
+    const g = GradescopeSchema.parse(gradescopeResults(shown, 10));
+    expect(g.tests.map((t) => [t.name, t.visibility, t.status, t.output])).toEqual([
+      ['one', 'visible', 'passed', ''],
+      [
+        'two',
+        'after_due_date',
+        'failed',
+        'failed: Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 4\nReceived: 5\n\nHint: Double it.',
       ],
     ]);
   });
   it('PrairieLearn results.json follows the documented schema, score on 0–1', () => {
-    const p = PrairieLearnSchema.parse(prairielearnResults(report));
-    expect([p.gradable, p.score, p.tests.map((t) => [t.name, t.points])]).toEqual([
+    const p = PrairieLearnSchema.parse(prairielearnResults(shown));
+    expect([p.gradable, p.score, p.tests.map((t) => [t.name, t.points, t.output])]).toEqual([
       true,
-      Math.round((report.scores.final / 10) * 10_000) / 10_000,
+      Math.round((shown.scores.final / 10) * 10_000) / 10_000,
       [
-        ['one', 1],
-        ['two', 0],
+        ['one', 1, ''],
+        // PrairieLearn shows everything to the student: an after_due test stays hidden there until released.
+        ['hidden test 2', 0, 'Hint: Double it.'],
       ],
     ]);
   });

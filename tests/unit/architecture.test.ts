@@ -280,6 +280,27 @@ describe('the module table (DESIGN.md) holds for src/', () => {
     ]);
   });
 
+  it('keeps the speed machinery (runtime) at the bottom, with the file and compile built-ins it needs and no others', () => {
+    expect([
+      probe(
+        'runtime',
+        "import { writeFileSync } from 'node:fs';\nimport { Script } from 'node:vm';\nimport { sha256 } from '../util/hash.js';",
+      ),
+      probe(
+        'runtime',
+        "import { spawn } from 'node:child_process';\nimport type { Rubric } from '../domain/rubric.js';",
+      ),
+      probe('stages/run', "import { cacheDir } from '../../runtime/cache.js';"),
+    ]).toEqual([
+      [],
+      [
+        'imports node:child_process (runtime may use only these Node built-ins: fs, fs/promises, vm, module, os, path, crypto)',
+        'imports src/domain/rubric.ts (runtime may not import domain types)',
+      ],
+      ['imports src/runtime/cache.ts (stages/run may not import runtime)'],
+    ]);
+  });
+
   it('keeps the engine below the queue and the submission path above it', () => {
     expect([
       probe(

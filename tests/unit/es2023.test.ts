@@ -1,5 +1,5 @@
 // The change-array-by-copy methods jobs get from sandbox/harness/es2023.cjs (their V8 feature is off in jobs,
-// process-runner.ts JOB_V8_FEATURES), checked against the native ones of the node running this test: same result
+// runtime/node-flags.ts JOB_V8_FEATURES), checked against the native ones of the node running this test: same result
 // or the same error, for arrays with holes, array-likes, typed arrays of every kind and hostile arguments.
 import { createRequire } from 'node:module';
 import fc from 'fast-check';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSubmission } from '../../src/adapters/fs/intake.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
+import { GENERATED_ID, SAFE_ID } from '../../src/domain/submission.js';
 import { hiddenChars } from '../../src/domain/text.js';
 import { intake, mapEntries, type IntakeEntry } from '../../src/stages/intake/intake.js';
 import { nameProblem, nameSubmission, nameSubmissions, notASubmission } from '../../src/stages/intake/intake-names.js';
@@ -264,9 +265,9 @@ describe('intake stage: one rule set for every way in', () => {
 });
 
 describe('submission names', () => {
-  const hashed = (slug: string, name: string): string => `${slug}-${sha256(name.normalize('NFC')).slice(0, 8)}`;
+  const hashed = (slug: string, name: string): string => `_${slug}-${sha256(name.normalize('NFC')).slice(0, 16)}`;
 
-  it('any printable Unicode is a name; the id is the name when it is plain ASCII, else a slug and a hash', () => {
+  it('any printable Unicode is a name; the id is the name when it is plain ASCII, else `_`, a slug and a hash', () => {
     const names = ['alice', 'Bob.Smith_2', "o'brien", 'José Núñez', '李雷', 'ana 🎉', '-rf', '=HYPERLINK("x")', 'Zoë'];
     expect(names.map((n) => [n, nameProblem(n)])).toEqual(names.map((n) => [n, null]));
     expect(names.map((n) => nameSubmission(n).id)).toEqual([
@@ -337,7 +338,7 @@ describe('submission names', () => {
     expect(copies.map((f) => f.slice(ROOT.length + 1))).toEqual(['src/domain/text.ts']);
   });
 
-  it('tells apart names that meet case-insensitively or after normalisation, the same way every time', () => {
+  it('refuses every name of a group whose ids meet case-insensitively or after normalisation, naming the others', () => {
     const raw = [
       { raw: 'alice', name: 'alice' },
       { raw: 'Alice', name: 'Alice' },
@@ -345,16 +346,78 @@ describe('submission names', () => {
       { raw: 'bob.js', name: 'bob' },
       { raw: 'Jos\u00e9', name: 'Jos\u00e9' },
       { raw: 'Jose\u0301', name: 'Jose\u0301' },
+      { raw: 'carol', name: 'carol' },
     ];
-    const ids = nameSubmissions(raw).map((n) => n.id);
-    expect(new Set(ids.map((i) => i.toLowerCase())).size).toBe(raw.length);
-    expect(ids.slice(0, 3)).toEqual([`alice-${sha256('alice#0').slice(0, 8)}`, 'Alice', 'bob']);
-    expect(ids[3]).toBe(`bob-${sha256('bob.js#0').slice(0, 8)}`);
+    const named = nameSubmissions(raw);
+    const clash = (name: string, rawEntry: string, n = 0): string =>
+      `_${name}-${sha256(`clash\0${rawEntry}\0${n}`).slice(0, 16)}`;
+    const jose = hashed('jose', 'Jos\u00e9');
+    expect(named).toEqual([
+      {
+        id: clash('alice', 'alice'),
+        name: 'alice',
+        problem:
+          'the name "alice" and "Alice" give one id ("alice", case ignored), so none of them is graded: rename one of them',
+      },
+      {
+        id: clash('alice', 'Alice'),
+        name: 'Alice',
+        problem:
+          'the name "Alice" and "alice" give one id ("Alice", case ignored), so none of them is graded: rename one of them',
+      },
+      {
+        id: clash('bob', 'bob'),
+        name: 'bob',
+        problem:
+          'the name "bob" and "bob" ("bob.js") give one id ("bob", case ignored), so none of them is graded: rename one of them',
+      },
+      {
+        id: clash('bob', 'bob.js'),
+        name: 'bob',
+        problem:
+          'the name "bob" ("bob.js") and "bob" give one id ("bob", case ignored), so none of them is graded: rename one of them',
+      },
+      {
+        id: clash('jose', 'Jos\u00e9'),
+        name: 'Jos\u00e9',
+        problem: `the name "Jos\u00e9" and "Jos\u00e9" ("Jose\u0301") give one id ("${jose}", case ignored), so none of them is graded: rename one of them`,
+      },
+      {
+        id: clash('jose', 'Jose\u0301'),
+        name: 'Jos\u00e9',
+        problem: `the name "Jos\u00e9" ("Jose\u0301") and "Jos\u00e9" give one id ("${jose}", case ignored), so none of them is graded: rename one of them`,
+      },
+      { id: 'carol', name: 'carol', problem: null },
+    ]);
+    // Not byte order: the same entries in any order get the same ids and the same refusals.
+    expect(nameSubmissions([...raw].reverse()).reverse()).toEqual(named);
+  });
+
+  it('no name can take a generated id: a name spelled like one is itself generated, and `summary` is never plain', () => {
+    const victim = nameSubmission('José Núñez').id;
+    expect(victim).toMatch(/^_jose-nunez-[0-9a-f]{16}$/);
+    // The impostor names its folder (or HTTP id) exactly like the victim's id, old style and new.
+    const claims = [victim, victim.slice(1), `jose-nunez-${sha256('José Núñez').slice(0, 8)}`, 'Summary'];
+    const ids = claims.map((c) => nameSubmission(c).id);
+    expect(ids).toEqual([
+      hashed(victim.slice(1), victim),
+      victim.slice(1),
+      `jose-nunez-${sha256('José Núñez').slice(0, 8)}`,
+      hashed('summary', 'Summary'),
+    ]);
+    expect(ids).not.toContain(victim);
+    // Plain ids and generated ids are two alphabets: every generated id fails SAFE_ID, every plain id passes it.
+    for (const n of ['李雷', 'o b', '_x', 'summary']) expect(nameSubmission(n).id).toMatch(GENERATED_ID);
+    for (const n of ['a', 'Bob.Smith_2', 'x-0123456789abcdef']) expect(nameSubmission(n).id).toMatch(SAFE_ID);
+    // In one batch, the impostor and the victim are both graded, under different ids.
     expect(
-      nameSubmissions([...raw].reverse())
-        .map((n) => n.id)
-        .reverse(),
-    ).toEqual(ids);
-    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
+      nameSubmissions([
+        { raw: victim, name: victim },
+        { raw: 'José Núñez', name: 'José Núñez' },
+      ]),
+    ).toEqual([
+      { id: hashed(victim.slice(1), victim), name: victim, problem: null },
+      { id: victim, name: 'José Núñez', problem: null },
+    ]);
   });
 });

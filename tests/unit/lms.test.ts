@@ -42,7 +42,7 @@ describe('LMS download formats', () => {
     expect(r.unmatched).toEqual([]);
     expect(shape(r.subs)).toEqual([
       {
-        id: 'nunezzoe-377',
+        id: '_nunezzoe-377',
         lms: {
           system: 'canvas',
           userId: '377',
@@ -56,7 +56,7 @@ describe('LMS download formats', () => {
         error: null,
       },
       {
-        id: 'obriensean-4821',
+        id: '_obriensean-4821',
         lms: {
           system: 'canvas',
           userId: '4821',
@@ -101,7 +101,7 @@ describe('LMS download formats', () => {
     expect(r.system).toBe('moodle');
     expect(shape(r.subs)).toEqual([
       {
-        id: 'sean-o-brien-1042',
+        id: '_sean-o-brien-1042',
         lms: {
           system: 'moodle',
           userId: '1042',
@@ -115,7 +115,7 @@ describe('LMS download formats', () => {
         error: null,
       },
       {
-        id: 'zoe-nunez-77',
+        id: '_zoe-nunez-77',
         lms: {
           system: 'moodle',
           userId: '77',
@@ -150,7 +150,7 @@ describe('LMS download formats', () => {
     expect(latest.system).toBe('blackboard');
     expect(shape(latest.subs)).toEqual([
       {
-        id: 'jo-smith-j-smith',
+        id: '_jo-smith-j-smith',
         lms: {
           system: 'blackboard',
           userId: 'j_smith',
@@ -164,7 +164,7 @@ describe('LMS download formats', () => {
         error: null,
       },
       {
-        id: 'sean-o-brien-obrien',
+        id: '_sean-o-brien-obrien',
         lms: {
           system: 'blackboard',
           userId: 'obrien',
@@ -180,9 +180,9 @@ describe('LMS download formats', () => {
     ]);
     const all = await read(items, 'blackboard', 'all');
     expect(all.subs.map((s) => s.id)).toEqual([
-      'jo-smith-j-smith-attempt-1',
-      'jo-smith-j-smith-attempt-2',
-      'sean-o-brien-obrien-attempt-1',
+      '_jo-smith-j-smith-attempt-1',
+      '_jo-smith-j-smith-attempt-2',
+      '_sean-o-brien-obrien-attempt-1',
     ]);
   });
 
@@ -197,7 +197,7 @@ describe('LMS download formats', () => {
     expect(r.system).toBe('gradescope');
     expect(shape(r.subs)).toEqual([
       {
-        id: 'zoe-nunez-a77',
+        id: '_zoe-nunez-a77',
         lms: {
           system: 'gradescope',
           userId: 'A77',
@@ -211,7 +211,7 @@ describe('LMS download formats', () => {
         error: null,
       },
       {
-        id: 'sean-o-brien-sean-example-edu',
+        id: '_sean-o-brien-sean-example-edu',
         lms: {
           system: 'gradescope',
           userId: 'sean@example.edu',
@@ -238,7 +238,9 @@ describe('LMS download formats', () => {
         { name: 'submission_metadata.yml', content: meta },
         { name: 'submission_5001/leap.js', content: code },
       ]);
-      expect(r.subs.map((s) => [s.id, s.lms.userId, s.lms.name])).toEqual([['submission-5001', 'submission_5001', '']]);
+      expect(r.subs.map((s) => [s.id, s.lms.userId, s.lms.name])).toEqual([
+        ['_submission-5001', 'submission_5001', ''],
+      ]);
     }
   });
 
@@ -250,7 +252,7 @@ describe('LMS download formats', () => {
       ],
       'canvas',
     );
-    expect([r.unmatched, r.subs.map((s) => s.id)]).toEqual([['README.txt'], ['obrien-4821']]);
+    expect([r.unmatched, r.subs.map((s) => s.id)]).toEqual([['README.txt'], ['_obrien-4821']]);
     await expect(
       read([
         { name: 'obrien_4821_1_leap.js', content: code },
@@ -321,12 +323,12 @@ describe('hostile zips', () => {
       { name: 'nunez_377_2_leap.js', content: code },
     ]);
     expect(r.subs.map((s) => [s.id, s.error])).toEqual([
-      ['nunez-377', null],
+      ['_nunez-377', null],
       [
-        'obrien-4821',
+        '_obrien-4821',
         {
           code: 'INTAKE_SYMLINK',
-          message: 'submission "obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
+          message: 'submission "_obrien-4821": "leap.js" is a symbolic link (obrien_4821_1_leap.js in the download)',
         },
       ],
     ]);
@@ -351,9 +353,9 @@ describe('unpacked downloads (a folder)', () => {
     const { format, entries: root } = resolveFormat(entries, 'auto', dir);
     const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest', 'leap.js');
     expect(subs.map((s) => [s.id, s.error?.code ?? null])).toEqual([
-      ['sean-o-brien-1042', null],
-      ['ana-lee-5', 'INTAKE_SPECIAL_FILE'],
-      ['zoe-nunez-77', 'INTAKE_SYMLINK'],
+      ['_sean-o-brien-1042', null],
+      ['_ana-lee-5', 'INTAKE_SPECIAL_FILE'],
+      ['_zoe-nunez-77', 'INTAKE_SYMLINK'],
     ]);
   });
 });
@@ -372,8 +374,15 @@ describe('import files', () => {
       tests: [],
       flags: [],
       errors: [],
-      evidence: { hash: 'sha256:x' },
-      scores: { final, basis: 'tests' },
+      sandbox: { violations: [] },
+      judge: { status: 'skipped', output: null },
+      evidence: { hash: 'sha256:x', items: [] },
+      scores: {
+        final,
+        basis: 'deterministic only: judge skipped (HF_TOKEN is not set)',
+        deterministic: { correctness: 5, edge_cases: null, style: 8, complexity: 9, total: final / 2 },
+        blend: { applied: false },
+      },
     }) as unknown as Report;
   const sean = {
     system: 'moodle',
@@ -396,9 +405,9 @@ describe('import files', () => {
         submittedAt: null,
         submissionId: null,
       }) as const;
-    const rows = gradebookRows([report('s-attempt-2', 9, bb(2)), report('s-attempt-1', 4, bb(1))], null, 10);
+    const rows = gradebookRows([report('_s-attempt-2', 9, bb(2)), report('_s-attempt-1', 4, bb(1))], null, 10);
     expect(rows.map((r) => [r.userId, r.submission, r.points, r.status])).toEqual([
-      ['obrien', 's-attempt-2', 9, 'graded'],
+      ['obrien', '_s-attempt-2', 9, 'graded'],
     ]);
   });
 
@@ -407,7 +416,7 @@ describe('import files', () => {
       'Identifier,Full name,Email address\r\nParticipant 1042,"O\'Brien, Seán",sean@x.edu\r\nParticipant 55,"=HYPERLINK(""x"")",p@x.edu\r\n',
       'roster.csv',
     );
-    const rows = gradebookRows([report('sean-o-brien-1042', 7.25, sean)], roster, 20);
+    const rows = gradebookRows([report('_sean-o-brien-1042', 7.25, sean)], roster, 20);
     const csv = GRADEBOOK_WRITERS.moodle.write({ title: 'Leap year', maxPoints: 20, rows, rosterHeader: [] });
     expect(parseCsv(csv)).toEqual([
       [
@@ -433,7 +442,7 @@ describe('import files', () => {
         'Yes',
         '',
         '',
-        '14.5/20: 0 of 0 hidden tests passed.\ntests\nEvidence sha256:x.',
+        '14.5/20: 0 of 0 tests passed.\nEvidence sha256:x.',
       ],
     ]);
   });

@@ -2,11 +2,13 @@
 // them), radon's complexity counts on hand-checked functions, loop nesting, recursion and policy findings.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePython, preparePythonParser } from '../../src/adapters/analysis/python-parser.js';
-import { lintPython } from '../../src/adapters/analysis/ruff.js';
-import { LintSpecSchema } from '../../src/domain/lint.js';
+import { lintPython as lintView } from '../../src/adapters/analysis/ruff.js';
+import { analysisView } from '../../src/stages/analysis/analysis-view.js';
+import { LintSpecSchema, type LintSpec } from '../../src/domain/lint.js';
 import { ruffLevel, ruffSelect } from '../../src/domain/ruff.js';
 import { measurePython } from '../../src/stages/analysis/python-metrics.js';
 
+const lintPython = (code: string, s: LintSpec) => lintView(analysisView('a.py', code), s);
 const spec = (rules: Record<string, string> = {}, globals: string[] = []) => LintSpecSchema.parse({ rules, globals });
 const rules = (code: string, s = spec()) =>
   lintPython(code, s).map((m) => `${m.rule}:${m.severity}:${m.line}:${m.column}`);

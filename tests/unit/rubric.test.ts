@@ -35,6 +35,8 @@ describe('rubric loading', () => {
     expect(r.tests.map((t) => t.name)).toEqual(['a.test.js']);
     expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.isFrozen(r.spec.limits)).toBe(true);
+    // Students see nothing of a test unless the rubric says so (issue 33).
+    expect([r.spec.visibility, r.spec.hint, r.spec.student]).toEqual([{}, {}, { hide_total: 'while_unreleased' }]);
   });
 
   it.each([
@@ -73,6 +75,27 @@ describe('rubric loading', () => {
     ['YAML syntax', `${BASE}weights: [unclosed\n`, 'rubric.yaml: YAML:'],
     ['a missing test file', BASE.replace('tests/a.test.js', 'tests/missing.test.js'), 'tests.0 '],
     ['an unsupported language', BASE.replace('javascript', 'ruby'), 'language'],
+    [
+      'an unknown visibility level',
+      `${BASE}visibility: { a.test.js: shown }\n`,
+      'visibility.a.test.js: expected one of "visible"|"hidden"|"after_due", or { show, title }, got "shown"',
+    ],
+    [
+      'a mistyped key in a visibility rule',
+      `${BASE}visibility: { x: { show: hidden, titel: Mystery } }\n`,
+      'visibility.x: Unrecognized key: "titel"',
+    ],
+    ['an empty hint', `${BASE}hint: { x: "  " }\n`, 'hint.x: Too small: expected string to have >=1 characters'],
+    [
+      'an unknown hide_total',
+      `${BASE}student: { hide_total: always }\n`,
+      'student.hide_total: Invalid option: expected one of "while_unreleased"|"never"',
+    ],
+    [
+      'a release date without a zone',
+      `${BASE}student: { release_at: "2026-12-01T09:00" }\n`,
+      'student.release_at: Invalid ISO datetime',
+    ],
   ])('rejects %s naming the file and the field', async (_what, yaml, text) => {
     const e = await error(rubricDir(yaml));
     expect(['RUBRIC_INVALID', 'RUBRIC_NOT_FOUND']).toContain(e.code);

@@ -49,6 +49,36 @@ describe('interpretRun', () => {
     expect([i.complete, i.untrusted, i.events, i.flags]).toEqual([true, null, [], []]);
   });
 
+  it("turns the harness's attempt notes into sandbox events and one warning flag per kind, trusting the job (issue 30)", () => {
+    const note = (detail: string) => f('note', { code: 'attempt', detail });
+    const i = interpretRun(
+      run([
+        collected,
+        note('env: process.env.HF_TOKEN'),
+        note('env: process.env.PATH'),
+        note('read_outside: fs.readFileSync("/etc/passwd")'),
+        note('teleport: nowhere'),
+        result(0, 'passed'),
+        result(1, 'passed'),
+        result(2, 'passed'),
+        f('done', { files: 1 }),
+      ]),
+      expected,
+    );
+    expect([i.untrusted, i.events, i.flags.map((x) => [x.code, x.severity])]).toEqual([
+      null,
+      [
+        { event: 'attempt', detail: 'env: process.env.HF_TOKEN' },
+        { event: 'attempt', detail: 'env: process.env.PATH' },
+        { event: 'attempt', detail: 'read_outside: fs.readFileSync("/etc/passwd")' },
+      ],
+      [
+        ['sandbox.attempt.env', 'warning'],
+        ['sandbox.attempt.read_outside', 'warning'],
+      ],
+    ]);
+  });
+
   it('distrusts a job whose registrations differ from the hidden tests', () => {
     const extra = f('collected', {
       file: 'a.test.js',

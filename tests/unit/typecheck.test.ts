@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { typecheck } from '../../src/adapters/analysis/typecheck.js';
+import { typecheck as checkViews } from '../../src/adapters/analysis/typecheck.js';
+import type { AnalysisView } from '../../src/stages/analysis/analysis-view.js';
 import { ROOT } from '../helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -41,6 +42,11 @@ const LEAK =
 const beyondEchoes = (out: unknown, code: string): string =>
   JSON.stringify(out).replace(/'([^'\\]*)'/g, (quoted, inner: string) => (code.includes(inner) ? "''" : quoted));
 
+// The virtual file system is tested on its own: the code as written, directives and all (the analysis view,
+// which silences them before any analyser, is tested in tests/integration/analysis-directives.test.ts).
+const views = (files: { path: string; code: string }[]) =>
+  files.map((f) => ({ path: f.path, view: f.code as AnalysisView }));
+const typecheck = (files: { path: string; code: string }[]) => checkViews(views(files));
 const one = (code: string, extra: { path: string; code: string }[] = []) =>
   typecheck([{ path: 'sol.ts', code }, ...extra]);
 const finding = (rule: string, line: number, column: number, message: string) => ({
@@ -232,10 +238,12 @@ describe('typecheck: a virtual file system with the submission and the declarati
     try {
       vi.resetModules(); // a fresh module: its library listing and parse cache happen inside the window
       const fresh = (await import('../../src/adapters/analysis/typecheck.js')).typecheck;
-      for (const [, code] of cases) fresh([{ path: 'sol.ts', code }]);
-      fresh([
-        { path: 'sol.ts', code: "import { readFileSync } from 'node:fs';\nexport const r = readFileSync('x');\n" },
-      ]);
+      for (const [, code] of cases) fresh(views([{ path: 'sol.ts', code }]));
+      fresh(
+        views([
+          { path: 'sol.ts', code: "import { readFileSync } from 'node:fs';\nexport const r = readFileSync('x');\n" },
+        ]),
+      );
     } finally {
       for (const [n, orig] of originals) target[n] = orig;
     }

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 import type { Linter as LinterType } from 'eslint';
 import { workerData } from 'node:worker_threads';
+import type { CacheKind } from '../../runtime/cache.js';
+import { runCachedScript } from '../../runtime/code-cache.js';
+
+const LINT_CACHE: CacheKind = 'lint';
 
 /** What a lint thread uses of ESLint, from the bundle scripts/build-lint-bundle.mjs makes. */
 export interface EslintParts {
@@ -21,11 +24,10 @@ export interface EslintParts {
 const BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'vendor', 'eslint-linter.cjs');
 
 /**
- * ESLint for a lint thread: the bundle compiled through vm.Script with the V8 code cache kept in the grader's cache
- * directory (the pool's `cacheDir`, handed to its threads as workerData; by the bundle's hash, node's version and
- * flags: V8 rejects a cache made otherwise, and the bundle is then compiled from source as without one), which spares
- * each thread's start resolving, reading and compiling ≈ 150 modules (bench/README.md). Without the bundle (a
- * checkout not built), ESLint's own modules.
+ * ESLint for a lint thread: the bundle run from the V8 code cache kept in the grader's cache (`lint/` under the pool's
+ * `cacheDir`, handed to its threads as workerData; by the bundle's hash, node's version and flags), which spares each
+ * thread's start resolving, reading and compiling ≈ 150 modules (bench/README.md). Without the bundle (a checkout not
+ * built), ESLint's own modules.
  */
 export function loadEslint(): EslintParts {
   let source: string;
@@ -34,52 +36,19 @@ export function loadEslint(): EslintParts {
   } catch {
     return fromPackages();
   }
-  const dir = (workerData as { cacheDir?: string | null } | null)?.cacheDir;
+  const root = (workerData as { cacheDir?: string | null } | null)?.cacheDir;
   const hash = createHash('sha256')
     .update(source)
     .update(process.version)
     .update(process.execArgv.join(' '))
     .digest('hex')
     .slice(0, 24);
-  const cacheFile = dir ? join(dir, 'lint', `eslint-${hash}.bin`) : null;
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
-  } catch {
-    cachedData = undefined;
-  }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: BUNDLE,
-    ...(cachedData ? { cachedData } : {}),
-  });
-  const mod = { exports: {} as Omit<EslintParts, 'keepCodeCache'> };
-  (script.runInThisContext() as (...a: unknown[]) => void)(
-    mod.exports,
-    createRequire(BUNDLE),
-    mod,
+  const bundle = runCachedScript<Omit<EslintParts, 'keepCodeCache'>>(
     BUNDLE,
-    dirname(BUNDLE),
+    source,
+    root ? join(root, LINT_CACHE, `eslint-${hash}.bin`) : null,
   );
-  let kept = cacheFile === null || (cachedData !== undefined && !script.cachedDataRejected);
-  return {
-    ...mod.exports,
-    keepCodeCache: () => {
-      if (kept || cacheFile === null) return;
-      kept = true;
-      writeAtomically(cacheFile, script.createCachedData());
-    },
-  };
-}
-
-function writeAtomically(file: string, data: Buffer): void {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, data, { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    // a cache we cannot keep only costs the next thread its compile
-  }
+  return { ...bundle.exports, keepCodeCache: () => void bundle.keep() };
 }
 
 function fromPackages(): EslintParts {

@@ -7,6 +7,7 @@ import { loadEslint } from './eslint-bundle.js';
 
 import type { TSESTree } from '@typescript-eslint/typescript-estree';
 import type { LintMessage } from '../../domain/analysis.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 
 // ESLint's Linter alone (its browser entry: the package's main also loads the CLI's config loader, file enumeration
 // and formatters, which a lint thread never uses), from one bundle with a V8 code cache (eslint-bundle.ts).
@@ -85,18 +86,18 @@ function build(ts: boolean, sourceType: SourceType, spec: LintSpec): Linter.Conf
 }
 
 /**
- * Lints one file with ESLint's in-process Linter (never a CLI per file).
- * Inline `eslint-disable` comments are ignored: a student cannot switch the
- * grader's rules off. A parse error comes back as a `parse-error` message.
+ * Lints one file with ESLint's in-process Linter (never a CLI per file). It reads the analysis view, where no
+ * comment says anything, and `noInlineConfig` stays on besides: a student cannot switch the grader's rules off.
+ * A parse error comes back as a `parse-error` message.
  */
-export function lintFile(file: string, code: string, spec: LintSpec): LintMessage[] {
+export function lintFile(file: string, code: AnalysisView, spec: LintSpec): LintMessage[] {
   return lintWithAst(file, code, spec).messages;
 }
 
 /** Lint messages plus the AST ESLint parsed (absent when the file does not parse), for the metrics walk. */
 export function lintWithAst(
   file: string,
-  code: string,
+  code: AnalysisView,
   spec: LintSpec,
 ): { messages: LintMessage[]; ast: TSESTree.Program | null } {
   const verify = (kind: SourceType): Linter.LintMessage[] =>

@@ -1,3 +1,4 @@
+import { analysisView } from '../../stages/analysis/analysis-view.js';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,7 +143,7 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
       (meter) =>
         ({
           file: f.path,
-          code: f.content,
+          view: analysisView(f.path, f.content),
           spec: req.lint,
           maxCodeBytes: req.limits.max_code_kb * 1024,
           meter,
@@ -161,7 +162,7 @@ export function createAnalysisPool(opts: PoolOptions = {}): AnalysisPort {
   ): Promise<{ errors: Map<string, LintMessage[]>; blocked: FileAnalysis | null }> {
     const task = files
       .filter((f) => languageOf(req.language).analysable.test(f.path))
-      .map((f) => ({ path: f.path, code: f.content }));
+      .map((f) => ({ path: f.path, view: analysisView(f.path, f.content) }));
     const first = task[0]?.path ?? '';
     const out = await metered<{ file: string; lint: LintMessage[] }[]>(
       (meter) => ({ files: task, meter }) satisfies TypecheckTask,

@@ -1,11 +1,11 @@
 // Ruff, in-process as WebAssembly (no Python or ruff binary on the grading host): style findings for Python.
-// Comments are silenced before ruff reads the code (`silenceComments`): ruff honours `# noqa`, and a student
-// must not be able to switch the grader's rules off.
+// Ruff reads the analysis view (stages/analysis/analysis-view.ts), where every comment is silenced: ruff honours
+// `# noqa`, and a student must not be able to switch the grader's rules off.
 import { createRequire } from 'node:module';
 import { ruffLevel, ruffSelect } from '../../domain/ruff.js';
 import type { LintSpec } from '../../domain/lint.js';
 import type { LintMessage } from '../../domain/analysis.js';
-import { silenceComments, type PythonTrivia } from '../../stages/analysis/python-source.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 
 interface RuffDiagnostic {
   code: string | null;
@@ -68,12 +68,12 @@ export function prepareRuff(spec: LintSpec): void {
 }
 
 /** Ruff's findings on one file, as lint messages `ruff/<code>`; a file with syntax errors has one `parse-error`, its first. */
-export function lintPython(code: string, spec: LintSpec, trivia?: PythonTrivia): LintMessage[] {
+export function lintPython(code: AnalysisView, spec: LintSpec): LintMessage[] {
   const out: LintMessage[] = [];
   let syntax: LintMessage | null = null;
   let diagnostics: RuffDiagnostic[];
   try {
-    diagnostics = workspace(spec).check(silenceComments(code, trivia));
+    diagnostics = workspace(spec).check(code);
   } catch (e) {
     dropRuff();
     // Ruff's Rust code keeps its own stack in linear memory: deep nesting overflows it as an out-of-bounds

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 import type { LintMessage } from '../../domain/analysis.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 
 /** Type errors are evidence "with their own limits": at most this many per submission. */
 export const MAX_TYPE_ERRORS = 50;
@@ -92,12 +93,17 @@ function host(files: ReadonlyMap<string, string>): ts.CompilerHost {
   };
 }
 
-/** Type-checks a TypeScript submission (strict); its errors come back as findings per file. */
-export function typecheck(files: readonly { path: string; code: string }[]): { file: string; lint: LintMessage[] }[] {
+/**
+ * Type-checks a TypeScript submission (strict); its errors come back as findings per file. It reads analysis
+ * views: `@ts-nocheck`, `@ts-ignore`, `@ts-expect-error` and `/// <reference>` are comments, and say nothing there.
+ */
+export function typecheck(
+  files: readonly { path: string; view: AnalysisView }[],
+): { file: string; lint: LintMessage[] }[] {
   const map = new Map<string, string>();
   for (const f of files) {
     const p = posix.join(ROOT, f.path);
-    if (p.startsWith(ROOT)) map.set(p, f.code);
+    if (p.startsWith(ROOT)) map.set(p, f.view);
   }
   const roots = [...map.keys()].filter((f) => /\.(m|c)?ts$/.test(f));
   const program = ts.createProgram(roots, OPTIONS, host(map));

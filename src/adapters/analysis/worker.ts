@@ -10,10 +10,13 @@ import type { typecheck } from './typecheck.js';
 import { parsePython, preparePythonParser, pythonParserReady } from './python-parser.js';
 import { lintPython, prepareRuff } from './ruff.js';
 import { blankComments, pythonCodeBytes, pythonTrivia } from '../../stages/analysis/python-source.js';
+import type { AnalysisView } from '../../stages/analysis/analysis-view.js';
 import { measurePython } from '../../stages/analysis/python-metrics.js';
 
+// Tasks carry analysis views only (stages/analysis/analysis-view.ts), made by the pool: no analyser in a thread ever
+// holds the submission's own text, so no in-band directive reaches one.
 export interface TypecheckTask {
-  readonly files: readonly { path: string; code: string }[];
+  readonly files: readonly { path: string; view: AnalysisView }[];
   readonly meter?: MeterSlot;
 }
 
@@ -29,7 +32,7 @@ export async function typecheckTask(task: TypecheckTask): Promise<ReturnType<typ
 
 export interface AnalysisTask {
   readonly file: string;
-  readonly code: string;
+  readonly view: AnalysisView;
   readonly spec: LintSpec;
   /** Code bytes (comments and blank lines excluded) above which the file is not parsed at all. */
   readonly maxCodeBytes: number;
@@ -54,12 +57,12 @@ export default function analyse(task: AnalysisTask): FileAnalysis | Promise<File
     return pythonParserReady() ? analysePython(task) : preparePythonParser().then(() => analysePython(task));
   prepareParser(task.file); // the TypeScript parser's first load is not the file's CPU
   startMeter(task.meter);
-  const large = tooLarge(task, codeBytes(task.code));
+  const large = tooLarge(task, codeBytes(task.view));
   if (large) return large;
-  const { messages: lint, ast } = lintWithAst(task.file, task.code, task.spec);
+  const { messages: lint, ast } = lintWithAst(task.file, task.view, task.spec);
   try {
     // One parse serves both: the metrics walk reuses ESLint's AST when there is one.
-    const metrics = ast ? measureAst(task.file, task.code, ast) : measure(task.file, task.code);
+    const metrics = ast ? measureAst(task.file, task.view, ast) : measure(task.file, task.view);
     return { file: task.file, lint, metrics, skipped: null };
   } catch (e) {
     if (!(e instanceof ParseFailure)) throw e;
@@ -86,16 +89,16 @@ export default function analyse(task: AnalysisTask): FileAnalysis | Promise<File
 function analysePython(task: AnalysisTask): FileAnalysis {
   prepareRuff(task.spec);
   startMeter(task.meter);
-  const trivia = pythonTrivia(task.code); // one scan serves the size limit, ruff's input and LOC
-  const large = tooLarge(task, pythonCodeBytes(task.code, trivia));
+  const trivia = pythonTrivia(task.view); // one scan serves the size limit, ruff's input and LOC
+  const large = tooLarge(task, pythonCodeBytes(task.view, trivia));
   if (large) return large;
-  const lint = lintPython(task.code, task.spec, trivia);
+  const lint = lintPython(task.view, task.spec);
   // Ruff's parser decides whether the file parses (tree-sitter recovers from errors, and would measure anyway).
   if (lint.some((m) => m.rule === 'parse-error'))
     return { file: task.file, lint, metrics: null, skipped: 'parse_error' };
-  const tree = parsePython(blankComments(task.code, trivia));
+  const tree = parsePython(blankComments(task.view, trivia));
   try {
-    return { file: task.file, lint, metrics: measurePython(task.file, task.code, tree, trivia), skipped: null };
+    return { file: task.file, lint, metrics: measurePython(task.file, task.view, tree, trivia), skipped: null };
   } finally {
     tree.delete();
   }

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeAtomic } from '../../runtime/atomic.js';
 import { EvigradeError } from '../../domain/errors.js';
 import type { Report, Summary } from '../../domain/report.js';
 import { gradesCsv } from '../../stages/score/summary.js';
@@ -14,14 +14,11 @@ function outputFailed(path: string, e: unknown): EvigradeError {
   return new EvigradeError('OUTPUT_FAILED', `cannot write ${path}: ${why}`, { path, errno: err.code ?? null });
 }
 
-/** Write-then-rename, so a reader (or a re-run after Ctrl-C) never sees half a file. */
+/** Write-then-rename (runtime/atomic.ts), so a reader (or a re-run after Ctrl-C) never sees half a file. */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(tmp, data, { flag: 'wx', mode: 0o644 });
-    await rename(tmp, path);
+    await writeAtomic(path, data, { mode: 0o644 });
   } catch (e) {
-    await rm(tmp, { force: true });
     throw outputFailed(path, e);
   }
 }

@@ -1,8 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ExpectedTestSchema } from '../../domain/queue.js';
-import type { ExpectedTest } from '../../domain/queue.js';
-import { writeFileAtomic } from './atomic.js';
+import { ExpectedTestSchema, type ExpectedTest } from '../../domain/queue.js';
+import { keepCacheEntry } from '../../runtime/atomic.js';
 
 /**
  * The hidden tests' collection (one sandboxed run of the tests with a stub submission, ~0.15 s of CPU) kept
@@ -26,8 +25,6 @@ export async function cachedCollect(
     );
   if (kept.success) return kept.data;
   const expected = await collect();
-  await mkdir(dir, { recursive: true, mode: 0o700 })
-    .then(() => writeFileAtomic(file, JSON.stringify(expected)))
-    .catch(() => undefined);
+  keepCacheEntry(file, JSON.stringify(expected));
   return expected;
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { keepCacheEntry } from '../../runtime/atomic.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +51,8 @@ export function primeTestRewrites(dir: string, rubric: Rubric): void {
     }
     const made = rewriteOf(t);
     keepJobTest(t, made);
-    writeEntry(dir, file, JSON.stringify({ cjs: made }));
+    // A cache entry we cannot keep only costs the next run its parse.
+    keepCacheEntry(file, JSON.stringify({ cjs: made }));
   }
 }
 
@@ -60,21 +62,5 @@ function readEntry(file: string): z.infer<typeof RewriteSchema> | undefined {
     return parsed.success ? parsed.data.cjs : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function writeEntry(dir: string, file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, file);
-  } catch {
-    // A cache we cannot keep only costs the next run its parse (and what cannot be written needs no removal).
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // not there to remove
-    }
   }
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { graderCacheDir } from './cache-dir.js';
+import { cacheDir, type CacheKind } from '../../runtime/cache.js';
 import { sha256 } from '../../util/hash.js';
 import { SANDBOX_HARNESS_DIR } from './rootfs.js';
 import { JOB_ENV } from './types.js';
@@ -54,13 +54,13 @@ const pending = new Map<string, Promise<string | null>>();
  */
 export function placeMade(
   rootfs: string,
-  kind: string,
+  kind: CacheKind,
   name: string,
   make: (tmp: string) => Promise<void>,
   check: (file: string) => Promise<void> = async () => undefined,
 ): Promise<string | null> {
   const dest = join(rootfs, SANDBOX_HARNESS_DIR, name);
-  const kept = join(graderCacheDir(), kind, `${basename(rootfs)}-${name}`);
+  const kept = join(cacheDir(kind), `${basename(rootfs)}-${name}`);
   if (!pending.has(dest)) pending.set(dest, placeOrMake(dest, kept, make, check).then(() => `${SANDBOX_HARNESS_DIR}/${name}`, () => null));
   return pending.get(dest) as Promise<string | null>;
 }

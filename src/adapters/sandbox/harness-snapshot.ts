@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../util/hash.js';
-import { graderCacheDir } from './cache-dir.js';
+import { cacheDir } from '../../runtime/cache.js';
 import { placeMade, runHostNode, runWarmUp } from './code-cache.js';
 import { exists, SANDBOX_HARNESS_DIR } from './rootfs.js';
 
@@ -40,7 +40,7 @@ export function harnessSnapshotFor(rootfs: string, nodeArgs: readonly string[]):
  * binary has another inode, size or modification time).
  */
 async function startsFrom(nodeArgs: readonly string[], blob: string): Promise<void> {
-  const mark = join(graderCacheDir(), 'snapshot', `started-${await startStamp(nodeArgs, blob)}`);
+  const mark = join(cacheDir('snapshot'), `started-${await startStamp(nodeArgs, blob)}`);
   if (await exists(mark)) return;
   // With no payload the harness stops right after its hello frame.
   const run = await runHostNode([...nodeArgs, '--snapshot-blob', blob]);

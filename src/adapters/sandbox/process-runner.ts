@@ -14,6 +14,7 @@ import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import type { Runtime } from '../../domain/languages.js';
 import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
+import { jobNodeArgs } from '../../runtime/node-flags.js';
 import { JOB_ENV, type BackendDef } from './types.js';
 import { leaseJobUid } from './uid-lease.js';
 
@@ -47,52 +48,6 @@ async function prepareJobDir(def: BackendDef, rootfs: string, job: SandboxJob, j
 }
 
 /**
- * V8's optimising compiler starts after 8× its default interrupt budget. A job lives for ~0.1 s: at the
- * default, TurboFan compiles the harness's and expect's warm functions on a background thread and the job
- * exits before that code pays back (≈ 14 ms of a 95 ms `say` job, bench/README.md). Code that really is
- * hot (a student's long loop) still reaches TurboFan a few milliseconds later, at the same cost.
- */
-const TIER_UP_BUDGET = 8 * 67_584;
-
-/**
- * Four features node 20's V8 ships behind flags that it adds to a context as it deserialises one: onto the
- * intrinsics the harness's start-up snapshot has already frozen (lockdown() runs in its builder, ≈ 20 ms of every
- * job's CPU; bench/README.md), which aborts node. Off in every JavaScript job on every backend, so what a
- * submission can use does not depend on how its job started: the toSorted family comes from
- * sandbox/harness/es2023.cjs instead; RegExp's `v` flag, resizable ArrayBuffers and Intl.NumberFormat v3
- * (formatRange, roundingMode…) are not available (docs/harness.md, "What a job's JavaScript is").
- */
-export const JOB_V8_FEATURES: readonly string[] = [
-  '--no-harmony-change-array-by-copy',
-  '--no-harmony-rab-gsab',
-  '--no-harmony-regexp-unicode-sets',
-  '--no-harmony-intl-number-format-v3',
-];
-
-/**
- * Node 20.20's V8 (the CVE-2026-21717 fix) derives its string-hash secrets from a fresh random seed at every start: a
- * search for three 64-bit primes by Miller-Rabin, then a rehash of every string in the snapshot, ≈ 4 ms of a job's
- * CPU (`perf`: `detail::sprp` alone was 10–13 % of a bare `node -e 0`; bench/README.md). A job keeps the seed its
- * snapshot was made with instead. That seed only guards the job's own hash tables against flooding, and a submission
- * that floods them slows its own job, which its time limit bounds; Math.random and crypto are seeded apart and still
- * differ per job (tests/integration/harness-snapshot.test.ts). The grader keeps a random seed: it parses what jobs
- * and users send.
- */
-const JOB_HASH_SEED = '--no-rehash-snapshot';
-
-export function nodeArgs(job: SandboxJob): string[] {
-  const heap = Math.max(32, Math.floor(job.limits.memory_mb * 0.75));
-  return [
-    `--max-old-space-size=${heap}`,
-    '--max-semi-space-size=16',
-    `--interrupt-budget=${TIER_UP_BUDGET}`,
-    '--unhandled-rejections=warn',
-    JOB_HASH_SEED,
-    ...JOB_V8_FEATURES,
-  ];
-}
-
-/**
  * Node's permission model for every JavaScript job whose paths are the sandbox's: the job may read its own files,
  * the harness, /tmp and its own schedstat (the job clock, own-clock.cjs), write only /tmp (and, under Docker, deliver its
  * files), and start no process. Student code runs in the harness's process with the host `fs`; without this,
@@ -120,7 +75,7 @@ export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SA
 
 export async function programOf(job: SandboxJob, rootfs: string, def: Pick<BackendDef, 'hostPaths'>): Promise<string[]> {
   if (job.runtime === 'python') return [...PYTHON_PROGRAM];
-  const args = nodeArgs(job);
+  const args = jobNodeArgs(job.limits.memory_mb);
   // From the start-up snapshot when one could be made here (and the job sees the paths it names), else from
   // boot.cjs through its code cache.
   const snapshot = def.hostPaths ? null : await harnessSnapshotFor(rootfs, args);

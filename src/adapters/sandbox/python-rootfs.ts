@@ -1,4 +1,6 @@
-import { chmod, mkdir, readdir, readFile, realpath, rename, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { EvigradeError } from '../../domain/errors.js';
 import { sha256 } from '../../util/hash.js';
@@ -28,17 +30,54 @@ async function pythonHome(): Promise<{ version: string; stdlib: string }> {
   return { version, stdlib: `/usr/lib/python${version}` };
 }
 
+/**
+ * The Python root, kept between grader runs in `base` (the grader's cache directory) and reused while nothing it was
+ * made from has changed. Deciding that must cost little: every run used to hard-link the standard library again
+ * (≈ 1,500 files) and ask `ldd` about each of its ≈ 70 extension modules (≈ 0.9 s of CPU a run, bench/README.md,
+ * issue 36). Now the tree is named by what a `stat` can tell — the harness's bytes, the interpreter, every extension
+ * module, pytest's package folders — and by the shared libraries `ldd` named when the tree was made (listed beside it
+ * and `stat`ed again): an upgraded python3, pytest or library gives another name, so a new tree.
+ */
 export async function ensurePythonRootfs(base: string, harnessDir: string): Promise<string> {
   const { version, stdlib } = await pythonHome();
   const pyHarness = join(harnessDir, '..', 'python');
   const harnessFiles = (await readdir(pyHarness)).filter((f) => f.endsWith('.py') || f.endsWith('.ini')).sort();
   const dynload = join(stdlib, 'lib-dynload');
   const modules = (await readdir(dynload)).filter((f) => f.endsWith('.so')).map((f) => join(dynload, f));
-  const libs = await sharedLibraries(HOST_PYTHON, ...modules);
   const contents = await Promise.all(harnessFiles.map((f) => readFile(join(pyHarness, f))));
-  const key = sha256(Buffer.concat([...contents, Buffer.from(`${LAYOUT}|${version}|${libs.join(',')}`)])).slice(0, 16);
-  const dir = join(base, `rootfs-py-${key}`);
-  if (await exists(dir)) return dir;
+  const sources = [HOST_PYTHON, stdlib, ...modules, ...PACKAGES.map((p) => join(DIST, p))];
+  const key = sha256(Buffer.concat([...contents, Buffer.from(`${LAYOUT}|${version}|${await stamps(sources)}`)])).slice(0, 16);
+  const manifest = join(base, `rootfs-py-${key}.libs`);
+  const listed = await readFile(manifest, 'utf8').then((t) => t.split('\n').filter(Boolean), () => null);
+  if (listed) {
+    const dir = join(base, `rootfs-py-${key}-${sha256(await stamps(listed)).slice(0, 12)}`);
+    if (await exists(dir)) return dir;
+  }
+  const libs = await sharedLibraries(HOST_PYTHON, ...modules);
+  const dir = join(base, `rootfs-py-${key}-${sha256(await stamps(libs)).slice(0, 12)}`);
+  if (!(await exists(dir))) await buildTree(dir, { stdlib, libs, pyHarness, harnessFiles });
+  await mkdir(base, { recursive: true, mode: 0o700 });
+  const tmp = `${manifest}.${process.pid}.tmp`;
+  await writeFile(tmp, libs.join('\n'));
+  await rename(tmp, manifest);
+  return dir;
+}
+
+/** What `stat` says of each path (device, inode, size, modification time): any replacement changes it. */
+async function stamps(paths: readonly string[]): Promise<string> {
+  const each = await Promise.all(
+    paths.map((p) =>
+      stat(p).then(
+        (s) => `${p}:${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`,
+        () => `${p}:-`,
+      ),
+    ),
+  );
+  return each.join('|');
+}
+
+async function buildTree(dir: string, from: { stdlib: string; libs: string[]; pyHarness: string; harnessFiles: string[] }): Promise<void> {
+  const { stdlib, libs, pyHarness, harnessFiles } = from;
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(tmp, { recursive: true, mode: 0o755 });
   await place(HOST_PYTHON, join(tmp, SANDBOX_PYTHON), 0o755);
@@ -51,6 +90,7 @@ export async function ensurePythonRootfs(base: string, harnessDir: string): Prom
     else await copyTree(src, join(tmp, DIST, p), new Set());
   }
   for (const f of harnessFiles) await place(join(pyHarness, f), join(tmp, PY_HARNESS_DIR, f), 0o644);
+  await compileHarness(join(tmp, PY_HARNESS_DIR));
   // The empty directory pytest's in-memory test modules are named under.
   for (const d of ['job/sub', 'proc', 'dev', 'tmp', `${PY_HARNESS_DIR.slice(1)}/tests`]) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
   await makeDevices(join(tmp, 'dev'));
@@ -58,9 +98,19 @@ export async function ensurePythonRootfs(base: string, harnessDir: string): Prom
   try {
     await rename(tmp, dir);
   } catch {
-    await rm(tmp, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true }); // another grader made it first
   }
-  return dir;
+}
+
+/**
+ * The harness's bytecode, made once with the tree: jobs run `python3 -B` under a read-only root, so nothing they
+ * import is ever compiled for the next job. `unchecked-hash` .pyc files are used without looking at the source's
+ * time stamp, which a hard link shares with the checkout: the tree is named by the harness's bytes, so they match.
+ */
+async function compileHarness(dir: string): Promise<void> {
+  await promisify(execFile)(HOST_PYTHON, ['-I', '-m', 'compileall', '-q', '--invalidation-mode', 'unchecked-hash', '-d', PY_HARNESS_DIR, dir], {
+    env: { PATH: '/usr/bin:/bin' },
+  });
 }
 
 /** Regular files only (symbolic links into /etc and elsewhere are not followed into the root). */

@@ -2,9 +2,11 @@ import { rmSync } from 'node:fs';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
 import { bwrap } from './bwrap.js';
+import { cacheDir } from '../../runtime/cache.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { makeWorkDir, sweepStaleWorkDirs } from './work-dirs.js';
-import { JOB_PERMISSIONS, nodeArgs, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
+import { jobNodeArgs } from '../../runtime/node-flags.js';
+import { JOB_PERMISSIONS, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
@@ -77,8 +79,10 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   process.once('exit', cleanup);
   const node = await ensureRootfs(base, harnessDir, { devices: backend.needsRootTree });
   let python: Promise<string> | null = null;
-  // The Python root is built on the first Python job only: JavaScript graders never pay for it.
-  const rootfs = (runtime: Runtime): Promise<string> => (runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(base, harnessDir)));
+  // The Python root is looked for on the first Python job only (JavaScript graders never pay for it), in the grader's
+  // cache directory: made once, kept between runs (python-rootfs.ts).
+  const rootfs = (runtime: Runtime): Promise<string> =>
+    runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(cacheDir('python'), harnessDir));
   if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
   return {
     backend,
@@ -104,7 +108,7 @@ async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harness
   const runner = createDockerRunner(imageFor, pool, signal);
   return {
     backend: dockerDef,
-    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...nodeArgs(job), ...JOB_PERMISSIONS, SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
+    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...jobNodeArgs(job.limits.memory_mb), ...JOB_PERMISSIONS, SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
       throw isEvigradeError(e) ? e : dockerError(e);
     }),
     close: () => {

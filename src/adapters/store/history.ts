@@ -6,6 +6,7 @@ import type { Report } from '../../domain/report.js';
 
 export type { Grading, HistoryStore };
 import { canonicalJson, sha256 } from '../../util/hash.js';
+import { submissionClause } from './id-aliases.js';
 import { migrate } from './migrations.js';
 import { openSql, type Sql } from './sql.js';
 
@@ -64,11 +65,17 @@ const toGrading = (r: Row): Grading => ({
   rowHash: r.row_hash,
 });
 
-function where(filter: HistoryFilter): { clause: string; params: unknown[] } {
+/** `chains`: by stored id (a chain is per stored id); else by today's id, legacy rows included (id-aliases.ts). */
+function where(filter: HistoryFilter, chains = false): { clause: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (filter.rubricId) parts.push(`rubric_id = $${params.push(filter.rubricId)}`);
-  if (filter.submissionId) parts.push(`submission_id = $${params.push(filter.submissionId)}`);
+  if (filter.submissionId)
+    parts.push(
+      chains
+        ? `submission_id = $${params.push(filter.submissionId)}`
+        : submissionClause(params.push(filter.submissionId)),
+    );
   if (filter.flag) parts.push(`$${params.push(filter.flag)} = any(flags)`);
   if (filter.flagged) parts.push('cardinality(flags) > 0');
   return { clause: parts.length ? `where ${parts.join(' and ')}` : '', params };
@@ -175,7 +182,7 @@ export function historyOver(sql: Sql): Omit<HistoryStore, 'close'> {
       ).map(toGrading);
     },
     async verify(filter = {}) {
-      const w = where({ rubricId: filter.rubricId, submissionId: filter.submissionId });
+      const w = where({ rubricId: filter.rubricId, submissionId: filter.submissionId }, true);
       const rows = await sql.query<Row & { report: unknown }>(
         `select ${COLUMNS}, report from evigrade_gradings ${w.clause} order by rubric_id, submission_id, id`,
         w.params,
@@ -200,6 +207,14 @@ export function historyOver(sql: Sql): Omit<HistoryStore, 'close'> {
     },
     async report(id) {
       const [r] = await sql.query<{ report: unknown }>('select report from evigrade_gradings where id = $1', [id]);
+      if (!r) return null;
+      return (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as Report;
+    },
+    async latest(rubricId, submissionId) {
+      const [r] = await sql.query<{ report: unknown }>(
+        'select report from evigrade_gradings where rubric_id = $1 and submission_id = $2 order by id desc limit 1',
+        [rubricId, submissionId],
+      );
       if (!r) return null;
       return (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as Report;
     },

@@ -1,9 +1,17 @@
 // The history schema, in versions applied in order at start. A database made by a newer evigrade (a higher
 // version than we know) is refused rather than written to; one with tables we did not make is refused too.
 import { EvigradeError } from '../../domain/errors.js';
+import { fillIdAliases } from './id-aliases.js';
 import type { Sql } from './sql.js';
 
-export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+type Tx = Pick<Sql, 'query' | 'exec'>;
+
+export const MIGRATIONS: readonly {
+  readonly version: number;
+  readonly sql: string;
+  /** Data the SQL cannot compute, filled in the same transaction. */
+  readonly run?: (tx: Tx) => Promise<void>;
+}[] = [
   {
     version: 1,
     sql: `
@@ -71,6 +79,23 @@ create table evigrade_batch_submissions (
 create index evigrade_batch_submissions_open on evigrade_batch_submissions (lease_until) where report is null;
 `,
   },
+  {
+    version: 3,
+    sql: `
+-- Generated ids moved to their own namespace (a leading "_", which no plain name may use: issue 30). Gradings
+-- recorded before keep their rows, ids and chains (append-only); this table says which of them belong to which
+-- id now: a legacy id and the name the report carries -> today's id. A name alone never matches a legacy row:
+-- a plain name that happens to equal an old generated id (an impostor) has no name in its reports.
+create table evigrade_id_aliases (
+  legacy_id text not null,
+  name text not null,
+  submission_id text not null,
+  primary key (legacy_id, name)
+);
+create index evigrade_id_aliases_submission on evigrade_id_aliases (submission_id);
+`,
+    run: fillIdAliases,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
@@ -91,6 +116,7 @@ export async function migrate(sql: Sql): Promise<void> {
     }
     for (const m of MIGRATIONS.filter((x) => x.version > current)) {
       await tx.exec(m.sql);
+      await m.run?.(tx);
       await tx.query('insert into evigrade_schema (version) values ($1)', [m.version]);
     }
   });

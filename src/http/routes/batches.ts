@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { BatchRequestSchema } from '../../domain/api.js';
 import { nameSubmissions } from '../../stages/intake/intake-names.js';
 import type { BatchEvent, BatchInput } from '../../server/batches.js';
@@ -8,8 +9,14 @@ import { EvigradeError } from '../../domain/errors.js';
 import { LMS_SYSTEMS, type LmsSystem } from '../../domain/lms.js';
 import type { AppDeps } from '../deps.js';
 import { bodyError } from '../errors.js';
+import { isReleased, studentView } from '../../stages/student/student-view.js';
 
 type IdParams = { Params: { id: string } };
+
+/** `?for=student` asks for the student view; `&release=true` releases the after_due tests in it. */
+const ReportQuery = z
+  .object({ for: z.enum(['instructor', 'student']).optional(), release: z.enum(['true', 'false']).optional() })
+  .strict();
 
 /** A JSON batch: each submission's name gets its safe id; a refused name rejects that submission only. */
 function parseJson(body: unknown): BatchInput {
@@ -85,8 +92,16 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   );
   app.get<IdParams>('/batches/:id', async (req) => deps.batches.status(req.params.id));
   app.get<IdParams>('/batches/:id/summary', async (req) => deps.batches.summary(req.params.id));
-  app.get<{ Params: { id: string; submission: string } }>('/batches/:id/reports/:submission', async (req) =>
-    deps.batches.report(req.params.id, req.params.submission),
+  // ?for=student: the student view (what that student may read under the rubric's policy), not the report.
+  app.get<{ Params: { id: string; submission: string }; Querystring: unknown }>(
+    '/batches/:id/reports/:submission',
+    async (req) => {
+      const q = ReportQuery.safeParse(req.query);
+      if (!q.success) throw bodyError(q.error.issues);
+      const report = await deps.batches.report(req.params.id, req.params.submission);
+      if (q.data.for !== 'student') return report;
+      return studentView(report, { released: isReleased(report, q.data.release === 'true', new Date()) });
+    },
   );
 
   /** Server-sent events: the current progress at once, one event per finished submission, then `done`. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BatchRequestSchema, BatchStatusSchema, ErrorBodySchema, GradeRequestSchema } from '../../domain/api.js';
 import { LMS_SYSTEMS } from '../../domain/lms.js';
 import { ReportSchema, SummarySchema } from '../../domain/report.js';
+import { StudentReportSchema } from '../../domain/student.js';
 import { ARCHIVE_TYPES } from './batches.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -23,6 +24,7 @@ export function openapiDocument(): Record<string, unknown> {
       BatchStatus: BatchStatusSchema,
       Report: ReportSchema,
       Summary: SummarySchema,
+      StudentReport: StudentReportSchema,
       Error: ErrorBodySchema,
     }).map(([k, v]) => [k, z.toJSONSchema(v, { target: 'draft-2020-12', io: 'input' })]),
   );
@@ -103,9 +105,39 @@ export function openapiDocument(): Record<string, unknown> {
       },
       '/batches/{id}/reports/{submission}': {
         get: {
-          summary: 'One report of a batch',
-          parameters: [...byId, { name: 'submission', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': json('Report'), '404': json('Error') },
+          summary: 'One report of a batch, or (?for=student) what that student may see of it',
+          parameters: [
+            ...byId,
+            { name: 'submission', in: 'path', required: true, schema: { type: 'string' } },
+            {
+              name: 'for',
+              in: 'query',
+              required: false,
+              schema: { enum: ['instructor', 'student'] },
+              description: "student: the student view under the rubric's visibility policy (a StudentReport)",
+            },
+            {
+              name: 'release',
+              in: 'query',
+              required: false,
+              schema: { enum: ['true', 'false'] },
+              description: 'with for=student: show the after_due tests (as after the release date)',
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'a Report, or a StudentReport with for=student',
+              content: {
+                'application/json': {
+                  schema: {
+                    oneOf: [{ $ref: '#/components/schemas/Report' }, { $ref: '#/components/schemas/StudentReport' }],
+                  },
+                },
+              },
+            },
+            '400': json('Error'),
+            '404': json('Error'),
+          },
         },
       },
       '/batches/{id}/summary': {
@@ -117,6 +149,14 @@ export function openapiDocument(): Record<string, unknown> {
             'Every recorded grading of a submission (servers started with --db); ?rubric=, ?flag=CODE and ?flagged=true narrow it',
           parameters: byId,
           responses: { '200': { description: '{ gradings: [...] }' }, '404': json('Error') },
+        },
+      },
+      '/submissions/{id}/overrides': {
+        post: {
+          summary:
+            "An instructor's decision on a rubric item ({rubric, item, applies, why, by?}): the latest grading again with it, recorded as a new grading; every regrade keeps it (servers started with --db)",
+          parameters: byId,
+          responses: { '201': { description: '{ grading, report }' }, '400': json('Error'), '404': json('Error') },
         },
       },
       '/history': {

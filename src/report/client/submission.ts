@@ -1,6 +1,7 @@
 /** One section per submission: summary, flags, scores, source with inline evidence, judge, evidence tables, hashes. */
 import { add, D, h, kv, link, part, put, row, table, type Cell } from './dom.js';
 import { splitMessage, studentLines } from './frames.js';
+import { itemsPart } from './items.js';
 import { fillSource, lineAnchor, sourceFiles, type Note, type SourceFile } from './source.js';
 import { page, route, subHref } from './state.js';
 import { arr, bySeverity, CRIT, eidOk, fmt, known, obj, STATUSES, str, TEST_ST, yes, type Rec } from './util.js';
@@ -270,7 +271,7 @@ export function buildSubmission(raw: unknown, i: number): HTMLElement {
   page.deferred.set(i, () =>
     fillSource(source, files, notesOf(r, items, an), `s${i}-`, (eid) => (an.ids.has(eid) ? an.href(eid) : null)),
   );
-  add(s, judgePart(obj(r.judge), an), tests);
+  add(s, judgePart(obj(r.judge), an), itemsPart(obj(r.scores)), tests);
   add(
     s,
     add(

@@ -13,6 +13,8 @@ export interface PythonTrivia {
   readonly comments: Range[];
   /** Statements made only of string literals: docstrings and strings used as comments. */
   readonly stringStatements: Range[];
+  /** Every string literal (f-strings whole), prefix and quotes included. */
+  readonly strings: Range[];
 }
 
 const STRING_START = /(?:[rRuUbBfF]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])?('''|"""|'|")/y;
@@ -53,13 +55,14 @@ class PyScanner {
   private seg: Segment = { start: 0, end: 0, strings: true, empty: true };
   readonly comments: Range[] = [];
   readonly stringStatements: Range[] = [];
+  readonly strings: Range[] = [];
 
   constructor(private readonly code: string) {}
 
   scan(): PythonTrivia {
     while (this.pos < this.code.length) this.step();
     this.endSegment();
-    return { comments: this.comments, stringStatements: this.stringStatements };
+    return { comments: this.comments, stringStatements: this.stringStatements, strings: this.strings };
   }
 
   private step(): void {
@@ -97,6 +100,7 @@ class PyScanner {
     const start = this.pos;
     this.pos =
       quote.length === 3 ? this.tripleEnd(start + m[0].length, quote) : this.singleEnd(start + m[0].length, quote);
+    this.strings.push([start, this.pos]);
     this.token(start, true);
     return true;
   }

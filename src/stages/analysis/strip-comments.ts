@@ -20,6 +20,16 @@ export function stripComments(code: string): string {
 }
 
 /**
+ * Where the string literals and template text of JavaScript/TypeScript code are (the tolerant scanner, so
+ * code that does not parse has them too): text there is data the code carries, never what it does.
+ */
+export function jsStringRanges(code: string): (readonly [start: number, end: number])[] {
+  const s = new Scanner(code);
+  s.comments();
+  return s.strings;
+}
+
+/**
  * The bytes of code a file holds, comments and blank lines excluded (each kept line counted trimmed, plus
  * its line break): what analysis size limits count, so a long comment can neither push a file past them
  * nor buy a file room under them. The scanner alone decides (linear time, never the parser).
@@ -31,6 +41,9 @@ export function codeBytes(code: string): number {
     return t === '' ? n : n + Buffer.byteLength(t) + 1;
   }, 0);
 }
+
+/** Comment ranges (`[start, end)` in UTF-16 units) by the scanner alone: linear, never the parser. */
+export const scannedComments = (code: string): readonly Range[] => new Scanner(code).comments();
 
 /** Comment ranges from the parser, or null when it cannot parse the code (or overflows the stack doing so). */
 function parsedComments(code: string): Range[] | null {
@@ -101,6 +114,8 @@ class Scanner {
   /** One entry per open `${`: how many `{` inside it are still open. */
   private readonly templateBraces: number[] = [];
   private readonly found: Range[] = [];
+  /** String literals and template text (quotes and backticks included, `${…}` code excluded). */
+  readonly strings: Range[] = [];
 
   constructor(private readonly code: string) {}
 
@@ -170,6 +185,7 @@ class Scanner {
         break;
       } else if (LINE_BREAK.test(ch)) break;
     }
+    this.strings.push([this.pos, Math.min(i, this.code.length)]);
     this.pos = i;
     this.regexAllowed = false;
   }
@@ -180,16 +196,19 @@ class Scanner {
       const ch = this.code[i];
       if (ch === '\\') i++;
       else if (ch === '`') {
+        this.strings.push([from - 1, i + 1]);
         this.pos = i + 1;
         this.regexAllowed = false;
         return;
       } else if (ch === '$' && this.code[i + 1] === '{') {
+        this.strings.push([from - 1, i]);
         this.templateBraces.push(0);
         this.pos = i + 2;
         this.regexAllowed = true;
         return;
       }
     }
+    this.strings.push([from - 1, this.code.length]);
     this.pos = this.code.length;
   }
 

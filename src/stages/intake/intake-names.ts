@@ -58,38 +58,70 @@ export function slug(s: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-const shortHash = (s: string): string => sha256(s).slice(0, 8);
+/** 64 bits: finding another name with the same words and hash is out of reach (32 bits were not). */
+const idHash = (s: string): string => sha256(s).slice(0, 16);
 
-/** The id of one name: itself when already a safe ASCII id, else its slug and a hash of the name. */
+/**
+ * An id the system makes: `_` (which no plain id may start with), ASCII words, a hash. Plain names and
+ * generated ids therefore never meet, whatever a student calls a folder or an API `id`.
+ */
+export const generatedId = (words: string, hashed: string): string =>
+  `_${slug(words).slice(0, 40).replace(/-+$/, '') || 'student'}-${idHash(hashed)}`;
+
+/** A name the batch's own files take (`summary.json`): never a plain id. */
+const RESERVED = /^summary$/i;
+
+/** The id of one name: itself when already a safe ASCII id, else a generated id of its words and its hash. */
 export function baseId(name: string): string {
   const nfc = name.normalize('NFC');
-  return SAFE_ID.test(nfc) ? nfc : `${slug(nfc).slice(0, 40).replace(/-+$/, '') || 'student'}-${shortHash(nfc)}`;
+  return SAFE_ID.test(nfc) && !RESERVED.test(nfc) ? nfc : generatedId(nfc, nfc);
+}
+
+/** The id a name had before generated ids were marked (histories recorded before: see adapters/store/migrations.ts). */
+export function legacyBaseId(name: string): string {
+  const nfc = name.normalize('NFC');
+  return SAFE_ID.test(nfc)
+    ? nfc
+    : `${slug(nfc).slice(0, 40).replace(/-+$/, '') || 'student'}-${sha256(nfc).slice(0, 8)}`;
+}
+
+type Named = { raw: string; name: string; problem: string | null; id: string };
+
+/** Why each of a group of names that give one id is refused: every name of the group is named, none wins. */
+function refuseClash(group: readonly Named[]): void {
+  const label = (e: Named): string =>
+    e.raw === e.name
+      ? JSON.stringify(visible(e.name))
+      : `${JSON.stringify(visible(e.name))} (${JSON.stringify(visible(e.raw))})`;
+  const seen = new Map<string, number>();
+  for (const e of group) {
+    const others = group.filter((o) => o !== e).map(label);
+    e.problem ??=
+      `the name ${label(e)} and ${others.join(', ')} give one id ("${e.id}", case ignored), so none of them is ` +
+      'graded: rename one of them';
+    // A refused twin still needs an id of its own for its report: made from its raw entry, never from the order.
+    const n = seen.get(e.raw) ?? 0;
+    seen.set(e.raw, n + 1);
+    e.id = generatedId(e.name, `clash\0${e.raw}\0${n}`);
+  }
 }
 
 /**
  * Ids for a batch's names (`raw`: the entry as found, e.g. `bob.js`; `name`: the submission's name, `bob`).
  * Names whose ids meet case-insensitively (`Alice` and `alice`, an NFC and an NFD `José`, `bob/` and
- * `bob.js`) are told apart by a hash of the raw entry, all but the first in code-unit order: the same
- * folder always gives the same ids.
+ * `bob.js`) are all refused, each message naming the others: which one is the student's cannot be known,
+ * and byte order must not decide who keeps an id.
  */
 export function nameSubmissions(entries: readonly { raw: string; name: string }[]): NamedSubmission[] {
-  const out = entries.map((e) => ({
+  const out: Named[] = entries.map((e) => ({
     raw: e.raw,
     name: e.name.normalize('NFC'),
     problem: nameProblem(e.name),
     id: baseId(e.name),
   }));
-  const order = out
-    .map((_, i) => i)
-    .sort((a, b) => ((out[a] as { raw: string }).raw < (out[b] as { raw: string }).raw ? -1 : 1));
-  const taken = new Set<string>();
-  for (const i of order) {
-    const e = out[i] as (typeof out)[number];
-    let id = e.id;
-    for (let n = 0; taken.has(id.toLowerCase()); n++) id = `${e.id.slice(0, 54)}-${shortHash(`${e.raw}#${n}`)}`;
-    taken.add(id.toLowerCase());
-    e.id = id;
-  }
+  const groups = new Map<string, Named[]>();
+  for (const e of out) groups.set(e.id.toLowerCase(), [...(groups.get(e.id.toLowerCase()) ?? []), e]);
+  for (const group of groups.values()) if (group.length > 1) refuseClash(group);
   return out.map(({ id, name, problem }) => ({ id, name, problem }));
 }
 

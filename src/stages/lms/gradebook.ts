@@ -1,6 +1,7 @@
 import type { LmsTarget } from '../../domain/lms.js';
 import type { Report } from '../../domain/report.js';
 import { cell } from '../score/summary.js';
+import { studentView } from '../student/student-view.js';
 import { CANVAS_IDENTITY, canvasGradeColumn, canvasIdentity, type RosterEntry } from './roster.js';
 
 /** One row of an import file: a graded (or rejected) submission, or a roster student with none. */
@@ -23,20 +24,26 @@ export interface Gradebook {
   readonly rows: readonly GradeRow[];
 }
 
+/**
+ * The feedback comment students read in their LMS: built from the student view (stages/student), so it says
+ * no more than the student page — never a hidden test's name or message, a flag's detail or the blend's basis
+ * (which can name the grader's configuration). The points are the instructor's import, whatever the policy.
+ */
 function feedback(r: Report, maxPoints: number, points: number | null): string {
-  const passed = r.tests.filter((t) => t.status === 'passed').length;
   if (r.status === 'error')
     return `Not graded: a grader error (${r.errors.map((e) => e.code).join(', ')}); it will be graded again.`;
   if (r.status === 'rejected') return `Not graded: ${r.errors.map((e) => e.message).join('; ')}`;
-  const flags = r.flags.filter((f) => f.severity !== 'info').map((f) => `${f.code}: ${f.message}`);
+  const view = studentView(r, { released: false });
+  const passed = view.tests.filter((t) => t.status === 'passed').length;
+  const notes = view.tests
+    .filter((t) => t.hint !== null || (t.message !== null && t.shown === 'visible'))
+    .map((t) => `Test ${t.number} (${t.title}): ${t.status}${t.hint === null ? '' : `. Hint: ${t.hint}`}`);
   return [
-    `${points}/${maxPoints}: ${passed} of ${r.tests.length} hidden tests passed.`,
-    r.scores.basis,
-    ...flags,
+    `${points}/${maxPoints}: ${passed} of ${view.tests.length} tests passed.`,
+    ...view.events.map((e) => e.text),
+    ...notes,
     `Evidence ${r.evidence.hash}.`,
-  ]
-    .filter(Boolean)
-    .join('\n');
+  ].join('\n');
 }
 
 /**

@@ -14,8 +14,9 @@ export interface LmsSubmission {
 import { intakeEntries, intakeFail } from '../intake/intake.js';
 import { slug } from '../intake/intake-names.js';
 
+/** A generated id (`_`: no plain name can take it, see domain/submission.ts) of the LMS's name and user id. */
 function submissionId(a: LmsIdentity, all: boolean, taken: Set<string>): string {
-  const base = slug(`${a.name} ${a.userId}`).slice(0, 56) || 'student';
+  const base = `_${slug(`${a.name} ${a.userId}`).slice(0, 56) || 'student'}`;
   let id = all && a.attempt !== null ? `${base}-attempt-${a.attempt}` : base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   taken.add(id);

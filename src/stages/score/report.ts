@@ -1,3 +1,4 @@
+import { runSpecificCanon } from './run-specific.js';
 import type { EvigradeError } from '../../domain/errors.js';
 import type { DeterministicReport, Flag, SandboxEvent, TestResult } from '../../domain/report.js';
 import type { Rubric } from '../../domain/rubric.js';
@@ -12,6 +13,7 @@ import { buildEvidence } from './evidence.js';
 import { creditQuality } from './quality.js';
 import { deterministicScores } from './scores.js';
 import { unmeasuredCriteria } from './unmeasured.js';
+import { testPolicy } from './visibility.js';
 
 export const testName = (t: ExpectedTest): string => t.path.join(' > ');
 
@@ -32,16 +34,18 @@ export function toTestResults(
   return expected.map((t, i) => {
     const o = observed[i] as Observed;
     const name = testName(t);
+    const file = fileName.get(t.file) ?? t.file;
     return {
       id: `T${i + 1}`,
       name,
       path: [...t.path],
-      file: fileName.get(t.file) ?? t.file,
+      file,
       status: o.status,
       durationMs: o.durationMs,
       message: o.message,
       weight: weightOf(rubric, name),
       edgeCase: isEdgeCase(rubric, name),
+      student: testPolicy(rubric.spec, name, file),
     };
   });
 }
@@ -57,9 +61,22 @@ function attachEvidence(flags: readonly Omit<Flag, 'evidence'>[], events: readon
       // Tampering events carry their flag's code as the prefix of their detail; other flags map to event kinds.
       f.code.startsWith('tampering.')
         ? e.event === 'tampering' && e.detail.startsWith(`${f.code}:`)
-        : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
+        : f.code.startsWith('sandbox.attempt.')
+          ? e.event === 'attempt' && e.detail.startsWith(`${f.code}:`)
+          : (FLAG_EVENTS[f.code] ?? []).includes(e.event);
     return { ...f, evidence: events.filter(own).map((e) => e.id) };
   });
+}
+
+/** Test messages, event details and flag messages with nothing a run alone decides (stages/score/run-specific.ts). */
+function withoutRunSpecifics(input: ReportInput): ReportInput {
+  const canon = runSpecificCanon();
+  return {
+    ...input,
+    tests: input.tests.map((t) => ({ ...t, message: canon(t.message) })),
+    events: input.events.map((e) => ({ ...e, detail: canon(e.detail) })),
+    flags: input.flags.map((f) => ({ ...f, message: canon(f.message) })),
+  };
 }
 
 export interface ReportInput {
@@ -80,7 +97,8 @@ export interface ReportInput {
 }
 
 /** Assembles what the deterministic stages measured; `finalize` (judgement.ts) adds the judge. Pure: same input, same report. */
-export function assembleReport(input: ReportInput): DeterministicReport {
+export function assembleReport(raw: ReportInput): DeterministicReport {
+  const input = withoutRunSpecifics(raw);
   const { rubric } = input;
   const violations: SandboxEvent[] = input.events.map((e, i) => ({ id: `S${i + 1}`, ...e }));
   const limitsC = rubric.spec.complexity ?? DEFAULT_COMPLEXITY_LIMITS;
@@ -118,6 +136,7 @@ export function assembleReport(input: ReportInput): DeterministicReport {
       analysis: { ...rubric.spec.analysis },
       quality: rubric.spec.quality,
       maxAdjustment: rubric.spec.blend.max_adjustment,
+      student: { ...rubric.spec.student },
     },
     sandbox: { backend: input.backend, limits, runs: input.runs, violations },
     tests: [...input.tests],

@@ -1,0 +1,112 @@
+'use strict';
+// An accessor on a value the submission hands a matcher produces a value; it does not decide equality (issue 30).
+// Exercism's own list-ops reference exposes `value` and `next` through getters, with a cycle through `next`, and
+// Jest compares it. So before a deep matcher compares, each own accessor in the value is read once — by the
+// harness, during the test, so under the test's own time — and the value is compared as data: a copy of the graph
+// (same prototypes, arrays stay arrays, Maps and Sets rebuilt, cycles kept as cycles, so Jest compares them as it
+// would the original) in which every accessor is the value its getter gave. A getter that would answer one read
+// one way and the next another way is read once, and only that answer is compared. What still decides equality
+// (a Proxy, an asymmetricMatch, a computed Set…) is judged by guard.cjs on the copy.
+const P = require('./primordials.cjs');
+const { types } = require('node:util');
+
+const getProto = Object.getPrototypeOf;
+const setProto = Object.setPrototypeOf;
+const ownKeys = Reflect.ownKeys;
+const uncurry = (fn) => Function.prototype.call.bind(fn);
+const MapForEach = uncurry(Map.prototype.forEach);
+const SetForEach = uncurry(Set.prototype.forEach);
+const MapSet = uncurry(Map.prototype.set);
+const SetAdd = uncurry(Set.prototype.add);
+const IntrinsicMap = Map;
+const IntrinsicSet = Set;
+const LIMIT = 200000;
+
+/**
+ * @param {(v: object) => boolean} opaque  values never copied nor read (test-made matchers and mocks, the
+ *   platform's constructors and prototypes)
+ * @param {(v: object, k: PropertyKey) => boolean} isErrorStack  V8's own `stack` accessor on errors
+ */
+function createMaterializer(opaque, isErrorStack) {
+  const copyable = (v) =>
+    v !== null && typeof v === 'object' && !types.isProxy(v) && !opaque(v) && !types.isDate(v) && !types.isRegExp(v) && !types.isPromise(v) &&
+    !ArrayBuffer.isView(v) && !types.isAnyArrayBuffer(v) && !types.isBoxedPrimitive(v) && !types.isWeakMap(v) && !types.isWeakSet(v);
+
+  /** Whether any copyable object reachable through own data (Map and Set entries too) has an own accessor. Runs no code. */
+  function hasAccessor(root) {
+    const seen = new WeakSet();
+    const stack = [root];
+    let budget = LIMIT;
+    while (stack.length) {
+      const v = stack.pop();
+      if (!copyable(v) || seen.has(v)) continue;
+      if (budget-- <= 0) return true;
+      seen.add(v);
+      if (types.isMap(v)) MapForEach(v, (val, k) => P.ArrayPush(stack, k, val));
+      else if (types.isSet(v)) SetForEach(v, (val) => P.ArrayPush(stack, val));
+      const keys = ownKeys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
+        if (!('value' in d)) {
+          if (!isErrorStack(v, keys[i])) return true;
+        } else P.ArrayPush(stack, d.value);
+      }
+    }
+    return false;
+  }
+
+  /** `value` as data: unchanged when it holds no accessor, else a copy with each accessor read once. */
+  function materialize(value) {
+    if (!copyable(value) || !hasAccessor(value)) return value;
+    const copies = new Map();
+    let budget = LIMIT;
+    const copy = (v) => {
+      if (!copyable(v)) return v;
+      if (copies.has(v)) return copies.get(v);
+      if (budget-- <= 0) throw new Error('The value is too large or too deep to compare (over ' + LIMIT + ' objects, accessors read)');
+      if (types.isMap(v) || types.isSet(v)) return copyCollection(v);
+      const c = P.ArrayIsArray(v) ? [] : {};
+      setProto(c, getProto(v));
+      copies.set(v, c);
+      copyOwn(v, c);
+      return c;
+    };
+    const copyOwn = (v, c) => {
+      const keys = ownKeys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (k === 'length' && P.ArrayIsArray(v)) continue;
+        const d = P.ObjectGetOwnPropertyDescriptor(v, k);
+        let data;
+        if ('value' in d) data = d.value;
+        else if (isErrorStack(v, k)) data = stackText(v);
+        else data = d.get ? P.ReflectApply(d.get, v, []) : undefined; // read once, in the test's own time
+        P.ObjectDefineProperty(c, k, { value: copy(data), writable: true, enumerable: d.enumerable, configurable: true });
+      }
+      if (P.ArrayIsArray(v)) c.length = v.length;
+    };
+    const copyCollection = (v) => {
+      const map = types.isMap(v);
+      const c = map ? new IntrinsicMap() : new IntrinsicSet();
+      setProto(c, getProto(v));
+      copies.set(v, c);
+      if (map) MapForEach(v, (val, k) => MapSet(c, copy(k), copy(val)));
+      else SetForEach(v, (val) => SetAdd(c, copy(val)));
+      copyOwn(v, c);
+      return c;
+    };
+    return copy(value);
+  }
+
+  return { materialize, hasAccessor };
+}
+
+function stackText(e) {
+  try {
+    return P.String(e.stack);
+  } catch {
+    return '';
+  }
+}
+
+module.exports = { createMaterializer };

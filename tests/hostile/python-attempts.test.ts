@@ -1,0 +1,193 @@
+// What a Python submission attempts at run time is evidence (issue 30): CPython's audit hooks in the
+// submission's process (sandbox/python/attempts.py) see the attempt whatever name the code built to make it,
+// and the report carries an `attempt` event (S…) and a `sandbox.attempt.*` flag, on bwrap, unshare and
+// Docker and over POST /grade. Honest code — the standard library reading its own files and environment,
+// its own files, a temporary directory — raises nothing.
+import pino from 'pino';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EvigradeError } from '../../src/domain/errors.js';
+import { ReportSchema, type Report } from '../../src/domain/report.js';
+import { buildApp } from '../../src/http/app.js';
+import { collectExpected } from '../../src/engine.js';
+import { createLocalQueue } from '../../src/queue/local.js';
+import { createBatchService } from '../../src/server/batches.js';
+import { createSlots } from '../../src/server/slots.js';
+import {
+  analysisPool,
+  firstBackend,
+  flagCodes,
+  gradeInline,
+  inlineRubric,
+  isolatingBackends,
+  sandboxFor,
+  statuses,
+} from '../helpers.js';
+
+const TESTS = `from solution import total
+
+
+def test_small():
+    assert total([1, 2]) == 3
+
+
+def test_empty():
+    assert total([]) == 0
+`;
+const rubric = () =>
+  inlineRubric({ 'solution_test.py': TESTS }, { language: 'python', limits: { timeout_ms: 20_000 } });
+const CORRECT = '\n\ndef total(xs):\n    return sum(xs)\n';
+const ALL_PASS = { 'solution_test.py::test_small': 'passed', 'solution_test.py::test_empty': 'passed' };
+
+interface Case {
+  readonly name: string;
+  readonly code: string;
+  /** Exactly the attempt events (their details), in the order they happened. */
+  readonly attempts: readonly string[];
+}
+
+const ATTEMPTS: Case[] = [
+  {
+    name: "the issue's case: the environment and /etc/passwd, read at import through names built at run time",
+    code: `m = __import__('o' + 's')\nsecret = getattr(m, 'envi' + 'ron').get('HF_TOKEN')\nb = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)\ntry:\n    b['op' + 'en']('/etc/passwd').read()\nexcept OSError:\n    pass\n${CORRECT}`,
+    attempts: ['sandbox.attempt.env: read HF_TOKEN', 'sandbox.attempt.read_outside: opened /etc/passwd'],
+  },
+  {
+    name: 'a signal to the test process by a name from the builtins dict, inside a tested call (class 4)',
+    code: `import builtins\n\n\ndef total(xs):\n    m = builtins.__dict__['__import__']('o' + 's')\n    getattr(m, 'ki' + 'll')(m.getppid(), 0)\n    return sum(xs)\n`,
+    attempts: ['sandbox.attempt.signal: os.kill(1, 0)'],
+  },
+  {
+    name: 'a process, the network and a listing of the root, each in a try',
+    code: `import importlib\nsp = importlib.import_module('sub' + 'process')\ntry:\n    sp.run(['/bin/sh', '-c', 'id'])\nexcept OSError:\n    pass\nsock = importlib.import_module('soc' + 'ket')\ntry:\n    sock.create_connection(('10.0.0.1', 80), timeout=0.2)\nexcept OSError:\n    pass\nimport os\nos.listdir('/')\n${CORRECT}`,
+    attempts: [
+      "sandbox.attempt.spawn: subprocess.Popen ['/bin/sh', '-c', 'id']",
+      "sandbox.attempt.network: socket.getaddrinfo ('10.0.0.1', 80)",
+      "sandbox.attempt.network: socket.connect (('10.0.0.1', 80),)",
+      'sandbox.attempt.read_outside: listed /',
+    ],
+  },
+];
+
+// Honest code: none of this is an attempt.
+const HONEST = `import collections, json, mimetypes, os, pathlib, tempfile, random, dataclasses, decimal
+
+
+@dataclasses.dataclass
+class Item:
+    n: int
+
+
+HERE = pathlib.Path(__file__).parent
+OWN = (HERE / 'solution.py').read_text()
+try:  # no writable directory at all under unshare: tempfile probes its candidates and gives up
+    TMP = tempfile.mkdtemp()
+    with open(os.path.join(TMP, 'scratch.txt'), 'w') as f:
+        f.write(json.dumps({'a': 1}))
+except OSError:
+    pass
+KIND = mimetypes.guess_type('x.json')
+os.kill(os.getpid(), 0)
+${CORRECT.trim()}
+`;
+
+function attemptsOf(r: Report): string[] {
+  return r.sandbox.violations.filter((v) => v.event === 'attempt').map((v) => v.detail);
+}
+
+/** A signal to the test process: its pid differs by backend (1 where it is its namespace's init). */
+const samePid = (d: string): string => d.replace(/os\.kill\(\d+, 0\)/, 'os.kill(1, 0)');
+
+function check(r: Report, c: Case): void {
+  expect(statuses(r)).toEqual(ALL_PASS); // no points change: the tests decide what the code earns
+  expect(attemptsOf(r).map(samePid)).toEqual(c.attempts);
+  const codes = [...new Set(c.attempts.map((a) => a.split(':')[0] as string))].sort();
+  expect(flagCodes(r).filter((f) => f.startsWith('sandbox.attempt.'))).toEqual(codes);
+  // Each flag cites exactly its own attempt events.
+  for (const f of r.flags.filter((x) => x.code.startsWith('sandbox.attempt.')))
+    expect(f.evidence.map((id) => r.sandbox.violations.find((v) => v.id === id)?.detail.split(':')[0])).toEqual(
+      c.attempts.filter((a) => a.startsWith(`${f.code}:`)).map(() => f.code),
+    );
+}
+
+const backends = await isolatingBackends();
+describe.each(backends)('what a Python submission attempts at run time ($id)', ({ id, ok }) => {
+  it.skipIf(!ok).each(ATTEMPTS)(
+    '$name',
+    async (c) => check(await gradeInline(id, rubric(), { 'solution.py': c.code }), c),
+    180_000,
+  );
+
+  it.skipIf(!ok)(
+    'honest code (stdlib imports, its own file, a temporary directory, mimetypes, a signal to itself) raises nothing',
+    async () => {
+      const r = await gradeInline(id, rubric(), { 'solution.py': HONEST });
+      expect([statuses(r), attemptsOf(r), flagCodes(r).filter((f) => f.startsWith('sandbox.'))]).toEqual([
+        ALL_PASS,
+        [],
+        [],
+      ]);
+    },
+    180_000,
+  );
+});
+
+describe('what a Python submission attempts, over POST /grade', () => {
+  const KEY = 'test-key-0123456789abcdef';
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  beforeAll(async () => {
+    const sandbox = await sandboxFor(await firstBackend());
+    const r = rubric();
+    const loaded = { rubric: r, expected: await collectExpected(r, sandbox) };
+    const rubrics = {
+      get: (rid: string) => {
+        if (rid !== 'inline') throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${rid}"`);
+        return loaded;
+      },
+      list: () => [loaded],
+    };
+    const ports = {
+      queue: createLocalQueue(
+        { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
+        1,
+      ),
+      judge: null,
+      now: () => new Date(),
+      tools: {},
+    };
+    const slots = createSlots(1, 4);
+    app = await buildApp({
+      rubrics,
+      slots,
+      ports,
+      apiKeys: [KEY],
+      ratePerMinute: 1000,
+      logger: false,
+      batches: createBatchService(
+        mkdtempSync(join(tmpdir(), 'evigrade-http-')),
+        rubrics,
+        slots,
+        ports,
+        pino({ level: 'silent' }),
+      ),
+      judgeInfo: () => ({ configured: 0 }),
+    });
+  }, 120_000);
+
+  it.each(ATTEMPTS)(
+    '$name',
+    async (c) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/grade',
+        headers: { authorization: `Bearer ${KEY}` },
+        payload: { rubric: 'inline', id: 'mallory', files: { 'solution.py': c.code } },
+      });
+      expect(res.statusCode).toBe(200);
+      check(ReportSchema.parse(res.json()) as Report, c);
+    },
+    180_000,
+  );
+});
