@@ -80,13 +80,13 @@ describe('LMS download formats', () => {
       { name: 'parkjin_7_902_util.js', content: code },
     ]);
     expect(r.subs.map((x) => [x.id, Object.keys(x.files), x.error?.message ?? null])).toEqual([
-      ['leeana-5', ['leap.js'], null],
+      ['_leeana-5', ['leap.js'], null],
       [
-        'kimbo-6',
+        '_kimbo-6',
         [],
-        'submission "kimbo-6": "photo.png" (graded as leap.js) is binary (contains NUL bytes) (kimbo_6_901_photo.png in the download)',
+        'submission "_kimbo-6": "photo.png" (graded as leap.js) is binary (contains NUL bytes) (kimbo_6_901_photo.png in the download)',
       ],
-      ['parkjin-7', ['main.js', 'util.js'], null],
+      ['_parkjin-7', ['main.js', 'util.js'], null],
     ]);
     expect(r.subs[0]?.files['leap.js']).toBe(code);
   });
