@@ -12,6 +12,7 @@ import { asEvigradeError } from './domain/errors.js';
 import { conclude, measure, type GradingPorts, type Intake, type Measured } from './pipeline.js';
 import { deterministicPart } from './stages/judge/judgement.js';
 import type { GradeQueue } from './queue/port.js';
+import type { DeterministicReport } from './domain/report.js';
 import type { ExpectedTest } from './domain/queue.js';
 import { intakeMap } from './stages/intake/intake.js';
 import { nameSubmissions, notASubmission } from './stages/intake/intake-names.js';
@@ -210,4 +211,70 @@ export async function gradeBatch(
   const summary = summarise(reports, { id: rubric.spec.id, sha256: rubric.sha256 }, ports.queue.label, ports.now());
   await writeBatchFiles(opts.outDir, summary, reports);
   return { reports, summary, graded: reports.length - reused, reused, interrupted: signal.aborted };
+}
+
+/**
+ * The rubric's reference graded as a class would be, through the same queue: null when it passes every hidden test,
+ * else REFERENCE_FAILED with `check-rubric`'s message. A reference that fails (a typo in the tests' import, a
+ * reference folder without the entry) would grade every student 0 without a word, so `grade`, `POST /batches`
+ * and LMS imports refuse the class unless the instructor overrides. No `reference:` in the rubric: nothing to check.
+ */
+export async function referenceProblem(
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  queue: Pick<GradeQueue, 'grade'>,
+  label: string,
+  passed?: ReferenceCache,
+): Promise<EvigradeError | null> {
+  if (!rubric.referenceDir) return null;
+  let sub: Submission;
+  try {
+    sub = await readSubmission(
+      rubric.referenceDir,
+      'reference',
+      rubric.spec.limits,
+      rubric.spec.entry,
+      rubric.spec.language,
+    );
+  } catch (err) {
+    const why = asEvigradeError(err);
+    return new EvigradeError('REFERENCE_FAILED', `${label}: the reference solution cannot be graded: ${why.message}`);
+  }
+  // Once per rubric and reference: a pass is remembered (a failure is checked again, so a fix shows at once).
+  const key = `${rubric.sha256}-${sub.sha256}`;
+  if (await passed?.has(key)) return null;
+  const report = await queue.grade({
+    scope: `reference:${key}`,
+    rubric,
+    expected,
+    submission: sub,
+    interactive: false,
+  });
+  const problem = referenceVerdict(report, label);
+  if (!problem) await passed?.add(key);
+  return problem;
+}
+
+/** Where passing references are remembered: the grader's cache folder for the CLI, memory for a server. */
+export interface ReferenceCache {
+  has(key: string): Promise<boolean>;
+  add(key: string): Promise<void>;
+}
+
+/** REFERENCE_FAILED naming each test the reference does not pass (and a critical flag's code), or null. */
+export function referenceVerdict(report: DeterministicReport, label: string): EvigradeError | null {
+  const bad = report.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped');
+  const critical = report.flags.filter((f) => f.severity === 'critical').map((f) => f.code);
+  if (report.status === 'graded' && bad.length === 0 && critical.length === 0) return null;
+  // Status `rejected` or `error` with no test run: its errors say why (the reference itself, or the machine).
+  if (report.tests.length === 0) {
+    const why = report.errors.map((e) => `${e.code}: ${e.message}`).join('; ') || `status ${report.status}`;
+    return new EvigradeError('REFERENCE_FAILED', `${label}: the reference solution was not graded: ${why}`);
+  }
+  const lines = bad.map((t) => `  ${t.id} ${t.status}: ${t.name}\n    ${t.message.split('\n')[0] ?? ''}`);
+  if (critical.length > 0) lines.push(`  flagged: ${critical.join(', ')}`);
+  return new EvigradeError(
+    'REFERENCE_FAILED',
+    `${label}: the reference solution fails ${bad.length} of ${report.tests.length} tests:\n${lines.join('\n')}`,
+  );
 }

@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { missingTool, TOOLS, type ToolName } from './fakes/tools.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,5 +19,8 @@ export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'vitest-run-'));
   chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
+  // Said once, up front: the tests that need these will fail (or skip) and name them again.
+  const missing = (Object.keys(TOOLS) as ToolName[]).map(missingTool).filter((m) => m !== null);
+  if (missing.length > 0) console.warn(`\nMissing on this machine:\n  ${missing.join('\n  ')}\n`);
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -39,6 +39,8 @@ export interface GradeArgs {
   readonly attempts: AttemptChoice;
   /** --log json: machine logs (pino JSON lines) on stderr, in place of the progress bar; null: none. */
   readonly log: LogFormat | null;
+  /** --allow-failing-reference: grade the class although the rubric's reference fails its tests (said in the log). */
+  readonly allowFailingReference: boolean;
 }
 
 export const LOG_FORMATS = ['json'] as const;
@@ -78,6 +80,7 @@ export function parseGradeArgs(argv: string[], defaultConcurrency: number): Grad
     concurrency,
     sandbox: sandboxChoice(values.sandbox, values['unsafe-no-sandbox'] === true),
     force: values.force === true,
+    allowFailingReference: values['allow-failing-reference'] === true,
     noLlm: values['no-llm'] === true,
     config: values.config ?? null,
     judges: judgeFlags(values['judge-endpoint'], values['judge-model']),

@@ -91,6 +91,10 @@ export const GRADE = {
     config: CONFIG,
     queue: QUEUE,
     db: DB,
+    'allow-failing-reference': {
+      type: 'boolean',
+      describe: "grade the class even though the rubric's reference fails its hidden tests (said in the log)",
+    },
     log: {
       type: 'string',
       arg: 'json',

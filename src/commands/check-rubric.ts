@@ -2,13 +2,15 @@
 import { availableParallelism } from 'node:os';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import { readSubmission } from '../adapters/fs/intake.js';
+import { referenceProblem } from '../batch.js';
+import type { DeterministicReport } from '../domain/report.js';
+import type { GradeJob } from '../queue/port.js';
 import { parseCheckArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
-import { EvigradeError } from '../domain/errors.js';
 import { collectExpected, gradeDeterministic } from '../engine.js';
 import { isEdgeCase, testName } from '../stages/score/report.js';
 import { withSandbox } from './shared.js';
+import type { Submission } from '../domain/submission.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseCheckArgs(argv);
@@ -29,22 +31,16 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write('warning: no reference solution; add `reference:` so the tests themselves are checked\n');
       return EXIT.ok;
     }
-    const sub = await readSubmission(
-      rubric.referenceDir,
-      'reference',
-      rubric.spec.limits,
-      rubric.spec.entry,
-      rubric.spec.language,
-    );
-    const report = await gradeDeterministic(sub, rubric, expected, ports);
-    const bad = report.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped');
-    if (bad.length > 0 || report.flags.some((f) => f.severity === 'critical')) {
-      const lines = bad.map((t) => `  ${t.id} ${t.status}: ${t.name}\n    ${t.message.split('\n')[0] ?? ''}`);
-      throw new EvigradeError(
-        'REFERENCE_FAILED',
-        `${args.rubric}: the reference solution fails ${bad.length} of ${report.tests.length} tests:\n${lines.join('\n')}`,
-      );
-    }
+    const graded: DeterministicReport[] = [];
+    const refs: Submission[] = [];
+    const grade = async (job: GradeJob): Promise<DeterministicReport> => {
+      refs.push(job.submission);
+      graded.push(await gradeDeterministic(job.submission, rubric, expected, ports));
+      return graded[0] as DeterministicReport;
+    };
+    const problem = await referenceProblem(rubric, expected, { grade }, args.rubric);
+    if (problem) throw problem;
+    const report = graded[0] as DeterministicReport;
     process.stdout.write(
       `reference solution passes all ${report.tests.length} tests (score ${report.scores.deterministic.total}/10)\n`,
     );
@@ -52,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
       // The wrong programs the tests accept: `evigrade audit` without its files (the score and top survivors).
       const { auditRubric } = await import('../audit/run.js');
       const { auditSummary } = await import('./audit.js');
-      const audit = await auditRubric(rubric, sub, {
+      const audit = await auditRubric(rubric, refs[0] as Submission, {
         sandbox,
         concurrency: availableParallelism(),
         now: ports.now,

@@ -10,14 +10,14 @@ import type { Rubric } from '../domain/rubric.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { entryFileName } from '../adapters/fs/intake.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import { gradeBatch, listEntries, type BatchPorts, type BatchResult } from '../batch.js';
+import { gradeBatch, listEntries, referenceProblem, type BatchPorts, type BatchResult } from '../batch.js';
 import { EvigradeError } from '../domain/errors.js';
 import { parseGradeArgs, type GradeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { progressReporter } from '../cli/progress.js';
 import { runSummaryText } from '../report/run-summary.js';
 import { cliLogger } from '../cli/log.js';
-import { judgeFor, tools, withGrading } from './shared.js';
+import { judgeFor, referenceCache, tools, withGrading } from './shared.js';
 import type { Store } from './store.js';
 import { fileOverrides } from '../adapters/fs/overrides.js';
 import { allOverrides, historyOverrides } from '../adapters/store/overrides.js';
@@ -112,6 +112,15 @@ async function gradeWith(
       const judge = judgeFor(args, config, queue);
       log.info({ grading: queue.kind, rubric: rubric.spec.id, capacity: queue.capacity }, 'grading');
       const expected = await queue.collect(rubric);
+      // Before any student: a reference that fails its own tests would grade the whole class 0 without a word.
+      const problem = await referenceProblem(rubric, expected, queue, args.rubric, referenceCache());
+      if (problem && !args.allowFailingReference)
+        throw new EvigradeError(
+          'REFERENCE_FAILED',
+          `${problem.message}\nNot grading the class against it: fix the rubric (evigrade check-rubric ${args.rubric}), or pass --allow-failing-reference to grade anyway.`,
+        );
+      if (problem)
+        log.warn({ reference: problem.message }, 'grading against a failing reference (--allow-failing-reference)');
       const onSignal = (): void => controller.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);

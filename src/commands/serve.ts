@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../domain/config.js';
 import { loadConfig } from '../adapters/fs/config-loader.js';
-import type { BatchPorts } from '../batch.js';
+import { referenceProblem, type BatchPorts } from '../batch.js';
 import { parseServeArgs, type ServeArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
@@ -11,7 +11,7 @@ import { buildApp } from '../http/app.js';
 import { createBatchService, type BatchService } from '../server/batches.js';
 import { loadRubricStore, type RubricStore } from '../server/rubric-store.js';
 import { createSlots, type Slots } from '../server/slots.js';
-import { judgeFor, tools, withGrading } from './shared.js';
+import { judgeFor, referenceCache, tools, withGrading } from './shared.js';
 import { openStore, type Store } from './store.js';
 import { historyOverrides } from '../adapters/store/overrides.js';
 
@@ -71,7 +71,15 @@ async function serveWith(
 ): Promise<number> {
   const history = store?.history ?? null;
   return withGrading({ url, config, choice: args.sandbox, concurrency: args.concurrency, log }, async (queue) => {
-    const rubrics = await loadRubricStore(args.rubrics, (r) => queue.collect(r));
+    const rubrics = await loadRubricStore(
+      args.rubrics,
+      (r) => queue.collect(r),
+      async (r, expected) => {
+        const problem = await referenceProblem(r, expected, queue, r.path, referenceCache());
+        if (problem) log.warn({ rubric: r.spec.id, reference: problem.message }, 'reference fails: batches refused');
+        return problem;
+      },
+    );
     const ports: BatchPorts = {
       queue,
       judge: judgeFor(args, config, queue),

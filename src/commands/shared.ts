@@ -1,6 +1,7 @@
 // What every command shares: tool versions, where grading runs (sandbox and lint pool, or a job queue),
 // and the judge chain. Heavy adapters (BullMQ, the HTTP stack) are loaded by the commands that use them.
 import { readFileSync } from 'node:fs';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { createAnalysisPool } from '../adapters/analysis/pool.js';
 import { openSandbox, type Sandbox, type SandboxChoice } from '../adapters/sandbox/registry.js';
 import { cachedCollect } from '../adapters/fs/collect-cache.js';
 import { primeTestRewrites } from '../adapters/fs/rewrite-cache.js';
+import type { ReferenceCache } from '../batch.js';
 import { cacheDir, cacheRoot } from '../runtime/cache.js';
 import type { Config } from '../domain/config.js';
 import type { Rubric } from '../domain/rubric.js';
@@ -125,4 +127,24 @@ export function judgeFor(
     env: { hfToken: process.env.HF_TOKEN || null },
   };
   return createJudgePort(queue.pace ? { ...setup, pace: queue.pace } : setup);
+}
+
+/**
+ * Passing references remembered in the grader's cache folder (an empty file per rubric and reference hash, under a
+ * folder named after the harness and node version that graded them), so a class graded again does not pay for it.
+ */
+export function referenceCache(): ReferenceCache {
+  const dir = join(cacheDir('reference'), sha256([tools().harness, process.version].join('|')).slice(0, 16));
+  const file = (key: string): string => join(dir, key);
+  return {
+    has: (key) =>
+      access(file(key)).then(
+        () => true,
+        () => false,
+      ),
+    add: (key) =>
+      mkdir(dir, { recursive: true, mode: 0o700 })
+        .then(() => writeFile(file(key), ''))
+        .catch(() => undefined),
+  };
 }

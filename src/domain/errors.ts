@@ -20,7 +20,12 @@ export const ERROR_TABLE = {
     exit: 2,
     summary: 'The hidden tests cannot be collected (syntax error, no tests, unknown weight or edge-case name).',
   },
-  REFERENCE_FAILED: { http: 422, exit: 3, summary: 'The reference solution does not pass every hidden test.' },
+  REFERENCE_FAILED: {
+    http: 422,
+    exit: 3,
+    summary:
+      "The rubric's reference solution does not pass every hidden test (or lacks the entry): no class is graded against it.",
+  },
   INTAKE_EMPTY: { http: 400, exit: 0, summary: 'The submission holds no gradable file.' },
   INTAKE_ENTRY_MISSING: {
     http: 400,

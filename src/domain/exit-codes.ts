@@ -10,7 +10,11 @@ export const EXIT_CODES = {
     meaning: 'some submissions hit grader errors (their reports say why; a re-run retries them)',
   },
   usage: { code: 2, meaning: 'usage, configuration or rubric error; an empty or unreadable submissions folder' },
-  referenceFailed: { code: 3, meaning: 'the reference solution fails a hidden test (`check-rubric`)' },
+  referenceFailed: {
+    code: 3,
+    meaning:
+      "the rubric's reference solution fails a hidden test or lacks the entry (`check-rubric`; `grade` then grades no one)",
+  },
   unavailable: { code: 4, meaning: 'no sandbox available, or the job queue or history database unreachable' },
   failed: { code: 5, meaning: 'sandbox, analysis or output failure (a full disk), or job data that fails validation' },
   verifyFailed: { code: 6, meaning: '`verify` found differences' },

@@ -6,7 +6,7 @@ import type { LmsTarget } from '../domain/lms.js';
 import type { Report } from '../domain/report.js';
 import { SAFE_SEGMENT } from '../domain/submission.js';
 import { GRADEBOOK_WRITERS, gradebookRows, type GradeRow } from '../stages/lms/gradebook.js';
-import { parseRoster } from '../stages/lms/roster.js';
+import { parseCsv, parseRoster } from '../stages/lms/roster.js';
 
 export interface LmsImportResult {
   readonly file: string;
@@ -31,21 +31,20 @@ export async function writeLmsImport(
   reports: readonly Report[],
   opts: { to: LmsTarget; maxPoints: number; roster: string | null },
 ): Promise<LmsImportResult> {
-  const roster =
+  const rosterText =
     opts.roster === null
       ? null
-      : parseRoster(
-          await readFile(opts.roster, 'utf8').catch(() => {
-            throw new EvigradeError('USAGE', `report: cannot read roster "${opts.roster}"`);
-          }),
-          opts.roster,
-        );
+      : await readFile(opts.roster, 'utf8').catch(() => {
+          throw new EvigradeError('USAGE', `report: cannot read roster "${opts.roster}"`);
+        });
+  const roster = rosterText === null || opts.roster === null ? null : parseRoster(rosterText, opts.roster);
+  const rosterHeader = rosterText === null ? [] : (parseCsv(rosterText)[0] ?? []).map((h) => h.trim());
   const rows = gradebookRows(reports, roster, opts.maxPoints);
   const writer = GRADEBOOK_WRITERS[opts.to];
   const file = join(dir, writer.file);
   await writeFileAtomic(
     file,
-    writer.write({ title: reports[0]?.rubric.title ?? 'Evigrade', maxPoints: opts.maxPoints, rows }),
+    writer.write({ title: reports[0]?.rubric.title ?? 'Evigrade', maxPoints: opts.maxPoints, rows, rosterHeader }),
   );
   let feedbackDir: string | null = null;
   if (opts.to === 'moodle') {

@@ -125,8 +125,9 @@ export async function submissionsFromArchive(
   const entries = await archiveEntries(body);
   if (!from) return byFolder(entries, rubric);
   const { format, entries: root } = resolveFormat(entries, from, 'archive');
-  const parsed = format.parse(root, { entryFile: entryFileName(rubric.spec.entry, rubric.spec.language) });
-  return lmsSubmissions(parsed.attempts, 'latest').map((s) => ({
+  const entryFile = entryFileName(rubric.spec.entry, rubric.spec.language);
+  const parsed = format.parse(root, { entryFile });
+  return lmsSubmissions(parsed.attempts, 'latest', entryFile).map((s) => ({
     id: s.id,
     files: s.files,
     ignored: s.ignored,

@@ -8,6 +8,8 @@ import type { ExpectedTest } from '../domain/queue.js';
 export interface LoadedRubric {
   readonly rubric: Rubric;
   readonly expected: readonly ExpectedTest[];
+  /** Why the rubric's reference fails its own tests (check-rubric's message), or null: a batch is then refused (REFERENCE_FAILED). */
+  readonly referenceProblem?: string | null;
 }
 
 export interface RubricStore {
@@ -42,6 +44,8 @@ export function publicRubric(r: Rubric, expected: readonly ExpectedTest[]): Reco
 export async function loadRubricStore(
   dir: string,
   collect: (r: Rubric) => Promise<ExpectedTest[]>,
+  checkReference: (r: Rubric, expected: readonly ExpectedTest[]) => Promise<{ message: string } | null> = async () =>
+    null,
 ): Promise<RubricStore> {
   const files: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true }).catch(() => {
@@ -63,7 +67,10 @@ export async function loadRubricStore(
     const rubric = await loadRubric(f);
     if (byId.has(rubric.spec.id))
       throw new EvigradeError('RUBRIC_INVALID', `${f}: id "${rubric.spec.id}" is used by another rubric`);
-    byId.set(rubric.spec.id, { rubric, expected: await collect(rubric) });
+    const expected = await collect(rubric);
+    // Graded once at start, like the collection: a broken rubric is refused per batch, the others still serve.
+    const referenceProblem = (await checkReference(rubric, expected))?.message ?? null;
+    byId.set(rubric.spec.id, { rubric, expected, referenceProblem });
   }
   if (byId.size === 0)
     throw new EvigradeError(
@@ -81,4 +88,13 @@ export async function loadRubricStore(
     },
     list: () => [...byId.values()],
   };
+}
+
+/** REFERENCE_FAILED (422) when the rubric's reference fails its own tests and the caller did not allow it. */
+export function refuseFailingReference(loaded: LoadedRubric, allow: boolean): void {
+  if (loaded.referenceProblem && !allow)
+    throw new EvigradeError(
+      'REFERENCE_FAILED',
+      `${loaded.referenceProblem}\nNot grading a batch against it: fix the rubric (evigrade check-rubric), or add ?allow_failing_reference=true.`,
+    );
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './redis.js';
+import { missingTool } from './tools.js';
 
 export interface PostgresServer {
   readonly url: string;
@@ -44,7 +45,7 @@ async function ready(url: string, proc: ChildProcess): Promise<void> {
 export async function startPostgres(): Promise<PostgresServer | string> {
   const bin = binDir();
   const user = postgresUser();
-  if (!bin) return 'Debian postgresql is not installed (apt-get install postgresql)';
+  if (!bin) return missingTool('postgres') ?? 'no /usr/lib/postgresql/<version>/bin';
   if (!user || process.getuid?.() !== 0) return 'starting Postgres here needs root and the postgres user';
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-pg-'));
   chownSync(dir, user.uid, user.gid);

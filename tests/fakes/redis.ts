@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { requireTool } from './tools.js';
 
 export interface RedisServer {
   readonly port: number;
@@ -26,8 +27,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function ready(port: number, password?: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+async function ready(port: number, proc: ChildProcess, password?: string): Promise<void> {
+  for (let i = 0; i < 100 && proc.exitCode === null && proc.signalCode === null; i++) {
     const c = new Redis({
       port,
       host: '127.0.0.1',
@@ -48,13 +49,17 @@ async function ready(port: number, password?: string): Promise<void> {
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`redis-server did not answer on port ${port}`);
+  const exited = proc.exitCode ?? proc.signalCode;
+  throw new Error(
+    `redis-server ${exited === null ? 'did not answer' : `exited (${exited}) before answering`} on port ${port}`,
+  );
 }
 
 /** `anyAddress`: listen on every interface (so a job could try the host's own addresses); always with a password then. */
 export async function startRedis(
   opts: { password?: string; persist?: boolean; anyAddress?: boolean } = {},
 ): Promise<RedisServer> {
+  requireTool('redis-server');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'evigrade-redis-'));
   const args = [
@@ -75,7 +80,8 @@ export async function startRedis(
   let proc: ChildProcess;
   const start = async (): Promise<void> => {
     proc = spawn('redis-server', args, { stdio: 'ignore' });
-    await ready(port, opts.password);
+    proc.on('error', () => undefined); // a failed start shows as the exit ready() reports
+    await ready(port, proc, opts.password);
   };
   const stop = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;

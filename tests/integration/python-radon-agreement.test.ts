@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePython, preparePythonParser } from '../../src/adapters/analysis/python-parser.js';
 import { measurePython } from '../../src/stages/analysis/python-metrics.js';
 import { ROOT } from '../helpers.js';
+import { requireTool } from '../fakes/tools.js';
 
 const STDLIB = [
   'textwrap.py',
@@ -66,6 +67,7 @@ beforeAll(async () => {
 });
 
 describe('Python cyclomatic complexity agrees with radon', () => {
+  beforeAll(() => requireTool('radon'));
   it('on the agreement corpus and the bank-account samples', () => {
     const files = [
       ...pyFiles(join(ROOT, 'tests', 'python-agreement')),

@@ -174,6 +174,38 @@ describe('intake stage: one rule set for every way in', () => {
     expect(outcome(entries)).toEqual([code, `submission "stu": ${message}`]);
   });
 
+  // An entry written with its extension names the same module as without: never "needs leap.py …; found leap.py".
+  it.each<[string, string, string[], string]>([
+    ['python', './leap.py', ['leap.py'], 'accepted leap.py'],
+    ['python', './leap', ['leap.py'], 'accepted leap.py'],
+    ['python', './leap.py', ['leap/__init__.py'], 'accepted leap/__init__.py'],
+    ['javascript', './leap.js', ['leap.js'], 'accepted leap.js'],
+    [
+      'javascript',
+      './leap.js',
+      ['leap/index.js'],
+      'INTAKE_ENTRY_MISSING submission "stu": the rubric\'s entry "./leap.js" needs leap.js at the top of the submission; found leap/index.js',
+    ],
+    ['typescript', './leap.ts', ['leap.ts'], 'accepted leap.ts'],
+    [
+      'python',
+      './leap.py',
+      ['solution.py'],
+      'INTAKE_ENTRY_MISSING submission "stu": the rubric\'s entry "./leap.py" needs leap.py at the top of the submission; found solution.py',
+    ],
+  ])('%s entry %s with %j: %s', (language, entry, paths, expected) => {
+    const entries = paths.map((path): IntakeEntry => ({ path, kind: 'file', data: 'x = 1' }));
+    let got: string;
+    try {
+      got = `accepted ${intake('stu', entries, { limits, entry, language })
+        .files.map((f) => f.path)
+        .join(',')}`;
+    } catch (e) {
+      got = `${(e as { code: string }).code} ${(e as Error).message}`;
+    }
+    expect(got).toBe(expected);
+  });
+
   it("names the student's own file when a renamed single file is refused, not the entry file", () => {
     const photo: IntakeEntry = {
       path: 'leap.js',

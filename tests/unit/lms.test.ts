@@ -25,7 +25,7 @@ async function read(
   const entries = await readZip(await buildZip(items), 'dl.zip', LIMITS);
   const { format, entries: root } = resolveFormat(entries, from, 'dl.zip');
   const parsed = format.parse(root, { entryFile: 'leap.js' });
-  return { system: format.id, unmatched: parsed.unmatched, subs: lmsSubmissions(parsed.attempts, attempts) };
+  return { system: format.id, unmatched: parsed.unmatched, subs: lmsSubmissions(parsed.attempts, attempts, 'leap.js') };
 }
 const shape = (s: Awaited<ReturnType<typeof read>>['subs']) =>
   s.map((x) => ({ id: x.id, lms: x.lms, files: Object.keys(x.files), error: x.error?.code ?? null }));
@@ -70,6 +70,25 @@ describe('LMS download formats', () => {
         error: null,
       },
     ]);
+  });
+
+  it('a single uploaded file is renamed to the entry file, as folder intake does; its messages name the upload', async () => {
+    const r = await read([
+      { name: 'leeana_5_900_solution.js', content: code },
+      { name: 'kimbo_6_901_photo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]) },
+      { name: 'parkjin_7_902_main.js', content: code },
+      { name: 'parkjin_7_902_util.js', content: code },
+    ]);
+    expect(r.subs.map((x) => [x.id, Object.keys(x.files), x.error?.message ?? null])).toEqual([
+      ['_leeana-5', ['leap.js'], null],
+      [
+        '_kimbo-6',
+        [],
+        'submission "_kimbo-6": "photo.png" (graded as leap.js) is binary (contains NUL bytes) (kimbo_6_901_photo.png in the download)',
+      ],
+      ['_parkjin-7', ['main.js', 'util.js'], null],
+    ]);
+    expect(r.subs[0]?.files['leap.js']).toBe(code);
   });
 
   it("Moodle: 'Full Name_id_assignsubmission_file_' folders with nested paths; online text listed, not graded; flat prefixes too", async () => {
@@ -332,7 +351,7 @@ describe('unpacked downloads (a folder)', () => {
       ['Zoë Núñez_77_assignsubmission_file_/leap.js', 'symlink', 0],
     ]);
     const { format, entries: root } = resolveFormat(entries, 'auto', dir);
-    const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest');
+    const subs = lmsSubmissions(format.parse(root, { entryFile: 'leap.js' }).attempts, 'latest', 'leap.js');
     expect(subs.map((s) => [s.id, s.error?.code ?? null])).toEqual([
       ['_sean-o-brien-1042', null],
       ['_ana-lee-5', 'INTAKE_SPECIAL_FILE'],
@@ -398,7 +417,7 @@ describe('import files', () => {
       'roster.csv',
     );
     const rows = gradebookRows([report('_sean-o-brien-1042', 7.25, sean)], roster, 20);
-    const csv = GRADEBOOK_WRITERS.moodle.write({ title: 'Leap year', maxPoints: 20, rows });
+    const csv = GRADEBOOK_WRITERS.moodle.write({ title: 'Leap year', maxPoints: 20, rows, rosterHeader: [] });
     expect(parseCsv(csv)).toEqual([
       [
         'Identifier',
@@ -426,5 +445,56 @@ describe('import files', () => {
         '14.5/20: 0 of 0 tests passed.\nEvidence sha256:x.',
       ],
     ]);
+  });
+
+  // Canvas matches an import's column by `Title (id)` first, then by exact title; its header must begin
+  // `Student, ID` and its identity columns end with `Section`. A roster's columns go back exactly as read.
+  describe('Canvas import: the roster columns written back as read', () => {
+    const ROSTER =
+      'Student,ID,SIS User ID,SIS Login ID,Integration ID,Section,Word frequency (123),Quiz 1 (124)\r\n' +
+      '    Points Possible,,,,,,10,5\r\n' +
+      '"O\'Brien, Seán",4821,S4821,sobrien,int-9,CS1 A,,4\r\n' +
+      '"Lee, Ana",12,S12,alee,,CS1 B,,5\r\n';
+    const canvasRules = (header: string[], grade: string): void => {
+      expect(header.slice(0, 2)).toEqual(['Student', 'ID']);
+      expect(header.at(-2)).toBe('Section');
+      expect(header.at(-1)).toBe(grade);
+    };
+    const write = (roster: string | null, title: string): string[][] =>
+      parseCsv(
+        GRADEBOOK_WRITERS.canvas.write({
+          title,
+          maxPoints: 10,
+          rows: gradebookRows([], roster === null ? null : parseRoster(roster, 'roster.csv'), 10),
+          rosterHeader: roster === null ? [] : (parseCsv(roster)[0] ?? []),
+        }),
+      );
+
+    it("keeps `Word frequency (123)` and the roster's identity columns (Integration ID too), values in place", () => {
+      const out = write(ROSTER, 'Word frequency');
+      canvasRules(out[0] as string[], 'Word frequency (123)');
+      expect(out).toEqual([
+        ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Integration ID', 'Section', 'Word frequency (123)'],
+        ['Points Possible', '', '', '', '', '', '10'],
+        ['Lee, Ana', '12', 'S12', 'alee', '', 'CS1 B', ''],
+        ["O'Brien, Seán", '4821', 'S4821', 'sobrien', 'int-9', 'CS1 A', ''],
+      ]);
+    });
+
+    it("the exact title when the roster has it without an id; Canvas's own five columns and the title without a roster", () => {
+      canvasRules(
+        write(ROSTER.replace('Word frequency (123)', 'Word frequency'), 'Word frequency')[0] as string[],
+        'Word frequency',
+      );
+      const bare = write(null, 'Word frequency');
+      canvasRules(bare[0] as string[], 'Word frequency');
+      expect(bare[0]).toEqual(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Word frequency']);
+    });
+
+    it('refuses a roster with two `Title (id)` columns for the assignment, naming both', () => {
+      expect(() => write(ROSTER.replace('Quiz 1 (124)', 'Word frequency (125)'), 'Word frequency')).toThrow(
+        'the roster has 2 columns for "Word frequency" (Word frequency (123), Word frequency (125)): keep the one to import in the roster',
+      );
+    });
   });
 });

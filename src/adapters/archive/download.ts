@@ -37,5 +37,9 @@ export async function readDownload(
 ): Promise<Download> {
   const { format, entries } = resolveFormat(await entriesOf(path), from, path);
   const parsed = format.parse(entries, { entryFile });
-  return { system: format.id, submissions: lmsSubmissions(parsed.attempts, attempts), unmatched: parsed.unmatched };
+  return {
+    system: format.id,
+    submissions: lmsSubmissions(parsed.attempts, attempts, entryFile),
+    unmatched: parsed.unmatched,
+  };
 }

@@ -1,6 +1,7 @@
 import { crc32, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { archiveInvalid, budget, checkEntryPath, type ArchiveLimits, type RawEntry } from './entries.js';
+import { entryName } from './zip-names.js';
 
 const S_IFMT = 0o170000;
 const KIND_BY_MODE: Partial<Record<number, RawEntry['kind']>> = {
@@ -97,6 +98,7 @@ export async function readZip(buf: Buffer, where: string, limits: ArchiveLimits)
       zip.on('entry', (e: Entry) => {
         void (async () => {
           b.entry();
+          e.fileName = entryName(e); // every message below names it as the archiver meant
           const path = checkEntryPath(where, e.fileName);
           if (!e.fileName.endsWith('/') && path !== '') {
             const kind = kindOf(e);

@@ -4,6 +4,7 @@ import { BatchRequestSchema } from '../../domain/api.js';
 import { nameSubmissions } from '../../stages/intake/intake-names.js';
 import type { BatchEvent, BatchInput } from '../../server/batches.js';
 import { ARCHIVE_LIMITS, submissionsFromArchive } from '../../server/archive.js';
+import { refuseFailingReference } from '../../server/rubric-store.js';
 import { EvigradeError } from '../../domain/errors.js';
 import { LMS_SYSTEMS, type LmsSystem } from '../../domain/lms.js';
 import type { AppDeps } from '../deps.js';
@@ -75,7 +76,7 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       done(null, body),
     );
   }
-  app.post<{ Querystring: { rubric?: string; from?: string } }>(
+  app.post<{ Querystring: { rubric?: string; from?: string; allow_failing_reference?: string } }>(
     '/batches',
     { bodyLimit: deps.batchBodyLimit ?? ARCHIVE_LIMITS.maxBytes },
     async (req, reply) => {
@@ -84,6 +85,7 @@ export async function batchRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       const input = Buffer.isBuffer(req.body)
         ? await fromArchive(req.body, req.query.rubric, req.query.from, deps)
         : parseJson(req.body);
+      refuseFailingReference(deps.rubrics.get(input.rubric), req.query.allow_failing_reference === 'true');
       const status = await deps.batches.create(input, req.keyId ?? 'unknown');
       return reply.code(202).header('location', `/batches/${status.id}`).send(status);
     },

@@ -191,9 +191,20 @@ export function intake(id: string, entries: readonly IntakeEntry[], rules: Intak
 
 const SHOWN = 5;
 
+/**
+ * The entry without `./`, and for a language that imports modules by name (Python: `import leap`) without its
+ * extension, so `./leap.py` and `./leap` name the same files. Node resolves a specifier with an extension to that
+ * exact file first ('' among its suffixes), so a JavaScript entry keeps it.
+ */
+export function entryBase(entry: string, language: string): string {
+  const base = entry.replace(/^\.\//, '');
+  const { entrySuffixes, entrySuffix } = languageOf(language);
+  return !entrySuffixes.includes('') && base.endsWith(entrySuffix) ? base.slice(0, -entrySuffix.length) : base;
+}
+
 /** The submission paths that satisfy the entry (`./leap` → `leap.js`, `leap/index.js`, … ). */
 export function entryCandidates(entry: string, language: string): string[] {
-  const base = entry.replace(/^\.\//, '');
+  const base = entryBase(entry, language);
   // What the harness resolves an entry to (sandbox/harness/realm.cjs, ENTRY_EXTENSIONS; Python's import); TypeScript before stripping.
   return languageOf(language).entrySuffixes.map((s) => `${base}${s}`);
 }
@@ -210,7 +221,7 @@ export function requireEntry(sub: Submission, entry: string, language: string): 
   const found =
     names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
   const base = entry.replace(/^\.\//, '');
-  const expected = /\.[a-z]+$/.test(base) ? base : `${base}${languageOf(language).entrySuffix}`;
+  const expected = /\.[A-Za-z]+$/.test(base) ? base : `${base}${languageOf(language).entrySuffix}`;
   intakeFail(
     'INTAKE_ENTRY_MISSING',
     sub.id,

@@ -2,7 +2,7 @@ import type { LmsTarget } from '../../domain/lms.js';
 import type { Report } from '../../domain/report.js';
 import { cell } from '../score/summary.js';
 import { studentView } from '../student/student-view.js';
-import type { RosterEntry } from './roster.js';
+import { CANVAS_IDENTITY, canvasGradeColumn, canvasIdentity, type RosterEntry } from './roster.js';
 
 /** One row of an import file: a graded (or rejected) submission, or a roster student with none. */
 export interface GradeRow {
@@ -18,6 +18,8 @@ export interface GradeRow {
 
 export interface Gradebook {
   readonly title: string;
+  /** The roster's header row as read (`--roster`), so its columns are written back exactly; empty without one. */
+  readonly rosterHeader: readonly string[];
   readonly maxPoints: number;
   readonly rows: readonly GradeRow[];
 }
@@ -104,21 +106,17 @@ function lastFirst(name: string): [string, string] {
   return [parts.pop() ?? '', parts.join(' ')];
 }
 
-// Canvas gradebook import: Student, ID (Canvas user id, the key), SIS User ID, SIS Login ID, Section, then
-// one column per assignment; the "Points Possible" row is optional. Canvas takes no feedback here.
+// Canvas gradebook import: Student, ID (Canvas user id, the key), SIS User ID, SIS Login ID, Section — or the
+// roster's own identity columns, as read — then the assignment's column under the roster's own header for it
+// (`Title (id)`); the "Points Possible" row is optional. Canvas takes no feedback here.
 function canvasCsv(g: Gradebook): string {
-  const rows = g.rows.map((r) => [
-    r.name,
-    r.userId,
-    r.extra['SIS User ID'] ?? '',
-    r.extra['SIS Login ID'] ?? '',
-    r.extra.Section ?? '',
-    r.points,
-  ]);
-  return csv(
-    ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', g.title],
-    [['Points Possible', '', '', '', '', g.maxPoints], ...rows],
-  );
+  const fromRoster = canvasIdentity(g.rosterHeader);
+  const identity = fromRoster.length > 0 ? fromRoster : [...CANVAS_IDENTITY];
+  const value = (r: GradeRow, c: string): string =>
+    c === 'Student' ? r.name : c === 'ID' ? r.userId : (r.extra[c] ?? '');
+  const rows = g.rows.map((r) => [...identity.map((c) => value(r, c)), r.points]);
+  const possible = ['Points Possible', ...identity.slice(1).map(() => ''), g.maxPoints];
+  return csv([...identity, canvasGradeColumn(g.rosterHeader, g.title)], [possible, ...rows]);
 }
 
 // Moodle "Upload grading worksheet": matched on Identifier ("Participant <id>", the id in the download's

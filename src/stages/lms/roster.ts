@@ -80,9 +80,39 @@ export function parseRoster(csvText: string, where: string): RosterEntry[] {
     if (userId === '' || (r[0] ?? '').trim() === 'Points Possible') continue;
     const name = nameCol >= 0 ? (r[nameCol] ?? '').trim() : [r[first], r[last]].filter(Boolean).join(' ').trim();
     const extra = Object.fromEntries(
-      EXTRA_COLUMNS.map((c) => [c, (r[header.indexOf(c)] ?? '').trim()]).filter(([, v]) => v !== ''),
+      [...EXTRA_COLUMNS, ...canvasIdentity(header)]
+        .map((c) => [c, (r[header.indexOf(c)] ?? '').trim()])
+        .filter(([, v]) => v !== ''),
     );
     out.push({ userId, name, extra });
   }
   return out;
+}
+
+/** Canvas's own identity columns, in its order, when no roster says otherwise. */
+export const CANVAS_IDENTITY = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section'] as const;
+
+/**
+ * A Canvas gradebook export's identity columns exactly as it has them: its header begins `Student, ID` and its
+ * identity columns end with `Section` (between them, whatever this Canvas adds: `Integration ID`, …). Empty for a
+ * roster that is not a Canvas export.
+ */
+export function canvasIdentity(header: readonly string[]): string[] {
+  const end = header.indexOf('Section');
+  return header[0] === 'Student' && header[1] === 'ID' && end >= 2 ? header.slice(0, end + 1) : [];
+}
+
+/**
+ * The roster's column for this assignment, exactly as read, matched the way Canvas matches an import's columns:
+ * `Title (id)` first, then the exact title. Writing back `Word frequency` for a roster's `Word frequency (123)`
+ * would make Canvas create a new assignment. Without a roster (or a match), the title itself.
+ */
+export function canvasGradeColumn(header: readonly string[], title: string): string {
+  const withId = header.filter((h) => h.startsWith(`${title} (`) && /^\(\d+\)$/.test(h.slice(title.length + 1)));
+  if (withId.length > 1)
+    throw new EvigradeError(
+      'USAGE',
+      `the roster has ${withId.length} columns for "${title}" (${withId.join(', ')}): keep the one to import in the roster`,
+    );
+  return withId[0] ?? title;
 }

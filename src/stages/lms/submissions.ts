@@ -36,6 +36,16 @@ export function chooseAttempts(attempts: readonly LmsAttempt[], choice: AttemptC
   return [...latest.values()];
 }
 
+/**
+ * An attempt of one uploaded file is a single-file submission, renamed to the entry file as folder intake renames
+ * `alice.js` to `leap.js` (a Canvas `…_solution.js` is graded as `leap.js`); its messages name the student's file.
+ */
+function asEntry(a: LmsAttempt, entryFile: string): LmsAttempt {
+  const [only] = a.files;
+  if (a.files.length !== 1 || !only || only.path.includes('/') || only.path === entryFile) return a;
+  return { ...a, files: [{ ...only, path: entryFile, label: `"${only.path}" (graded as ${entryFile})` }] };
+}
+
 /** The attempt's files as text under intake's per-file rules (limits and the entry file are checked when graded). */
 function toText(a: LmsAttempt, id: string): Pick<LmsSubmission, 'files' | 'ignored' | 'error'> {
   try {
@@ -46,8 +56,9 @@ function toText(a: LmsAttempt, id: string): Pick<LmsSubmission, 'files' | 'ignor
     }
     const { files, ignored } = intakeEntries(
       id,
-      a.files.map(({ path, entry }) => ({
+      a.files.map(({ path, entry, label }) => ({
         path,
+        ...(label !== undefined && { label }),
         kind: entry.kind,
         data: entry.data,
         note: `(${entry.path} in the download)`,
@@ -65,7 +76,11 @@ function toText(a: LmsAttempt, id: string): Pick<LmsSubmission, 'files' | 'ignor
 }
 
 /** One submission per chosen attempt, ids stable and sorted: the batch's input. */
-export function lmsSubmissions(attempts: readonly LmsAttempt[], choice: AttemptChoice): LmsSubmission[] {
+export function lmsSubmissions(
+  attempts: readonly LmsAttempt[],
+  choice: AttemptChoice,
+  entryFile: string,
+): LmsSubmission[] {
   const chosen = chooseAttempts(attempts, choice).sort((x, y) => {
     const kx = `${x.identity.userId}\u0000${String(x.identity.attempt ?? 0).padStart(6, '0')}`;
     const ky = `${y.identity.userId}\u0000${String(y.identity.attempt ?? 0).padStart(6, '0')}`;
@@ -74,7 +89,7 @@ export function lmsSubmissions(attempts: readonly LmsAttempt[], choice: AttemptC
   const taken = new Set<string>();
   return chosen.map((a) => {
     const id = submissionId(a.identity, choice === 'all', taken);
-    return { id, lms: a.identity, ...toText(a, id) };
+    return { id, lms: a.identity, ...toText(asEntry(a, entryFile), id) };
   });
 }
 

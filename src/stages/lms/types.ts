@@ -4,7 +4,7 @@ import type { LmsIdentity, LmsSystem } from '../../domain/lms.js';
 /** One student's attempt as the download holds it, its files renamed back to what the student uploaded. */
 export interface LmsAttempt {
   readonly identity: LmsIdentity;
-  readonly files: readonly { readonly path: string; readonly entry: RawEntry }[];
+  readonly files: readonly { readonly path: string; readonly entry: RawEntry; readonly label?: string }[];
   /** Download entries that belong to the attempt but are not code (Moodle online text, Blackboard receipts). */
   readonly ignored: readonly string[];
 }
