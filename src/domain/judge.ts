@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-export const CRITERIA = ['correctness', 'edge_cases', 'style', 'complexity'] as const;
-export type Criterion = (typeof CRITERIA)[number];
+import { CRITERIA } from './criteria.js';
+
+export { CRITERIA, type Criterion } from './criteria.js';
 
 /** One entry of the judge chain, as configured (config file, environment, rubric or CLI). */
 export const JudgeSpecSchema = z

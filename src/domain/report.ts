@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CRITERIA } from './criteria.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ItemsScoreSchema } from './items.js';
 import { JudgeReportSchema } from './judge.js';
@@ -173,7 +174,6 @@ export const QualityCreditSchema = z
   .strict();
 export type QualityCredit = z.infer<typeof QualityCreditSchema>;
 
-export const CRITERIA = ['correctness', 'edge_cases', 'style', 'complexity'] as const;
 /** A criterion that carries no measured score, and why: never silent. */
 export const UnmeasuredSchema = z.object({ criterion: z.enum(CRITERIA), reason: z.string() }).strict();
 export type Unmeasured = z.infer<typeof UnmeasuredSchema>;

@@ -80,7 +80,7 @@ const QUEUE_RETRY_MS = 30_000;
 export type BatchLog = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 /** A stored submission through intake. */
-function intakeOf(sub: string, input: StoredInput, rubric: Rubric): Intake {
+function storedIntake(sub: string, input: StoredInput, rubric: Rubric): Intake {
   try {
     if (input.error) throw new EvigradeError(input.error.code, input.error.message);
     return { submission: intakeMap(sub, input.files, rubric, input) };
@@ -103,7 +103,7 @@ export function gradeStored(
   onStart: (where: string) => void,
 ): Promise<Report> {
   return gradeSubmission(
-    intakeOf(sub, input, loaded.rubric),
+    storedIntake(sub, input, loaded.rubric),
     loaded.rubric,
     loaded.expected,
     ports,

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { measure, ParseFailure, type FunctionMetrics, type PolicyFinding } from '../../src/stages/analysis/metrics.js';
+import {
+  measureFile,
+  ParseFailure,
+  type FunctionMetrics,
+  type PolicyFinding,
+} from '../../src/stages/analysis/metrics.js';
 
-const functionsOf = (code: string): FunctionMetrics[] => measure('t.js', code).functions;
-const policyOf = (code: string): PolicyFinding[] => measure('t.js', code).policy;
+const functionsOf = (code: string): FunctionMetrics[] => measureFile('t.js', code).functions;
+const policyOf = (code: string): PolicyFinding[] => measureFile('t.js', code).policy;
 
 /** Cyclomatic complexity of the one function named `f` in `code`. */
 function complexityOfF(code: string): number {
@@ -13,7 +18,7 @@ function complexityOfF(code: string): number {
 
 function failureOf(code: string): { name: string; message: string; line: number; column: number } {
   try {
-    measure('bad.js', code);
+    measureFile('bad.js', code);
   } catch (err) {
     if (err instanceof ParseFailure)
       return { name: err.name, message: err.message, line: err.line, column: err.column };
@@ -99,11 +104,11 @@ describe('measure: loop nesting', () => {
       { name: 'f', maxLoopNesting: 3 },
       { name: '<anonymous>', maxLoopNesting: 1 },
     ]);
-    expect(measure('t.js', code).maxLoopNesting).toBe(3);
+    expect(measureFile('t.js', code).maxLoopNesting).toBe(3);
   });
 
   it('is 0 without loops, and the file maxima default to 0 and 1 without functions', () => {
-    expect(measure('t.js', 'const a = 1;\n')).toEqual({
+    expect(measureFile('t.js', 'const a = 1;\n')).toEqual({
       file: 't.js',
       loc: 1,
       functions: [],
@@ -215,7 +220,7 @@ describe('measure: lines of code', () => {
       4,
     ],
   ])('%s', (_label, code, expected) => {
-    expect(measure('t.js', code).loc).toBe(expected);
+    expect(measureFile('t.js', code).loc).toBe(expected);
   });
 });
 
@@ -360,7 +365,7 @@ describe('measure: failures and hostile input', () => {
   });
 
   it('parses CommonJS', () => {
-    const result = measure('t.js', "const path = require('path');\nmodule.exports = { a: 1 };\nreturn;\n");
+    const result = measureFile('t.js', "const path = require('path');\nmodule.exports = { a: 1 };\nreturn;\n");
     expect({ loc: result.loc, policy: result.policy, functions: result.functions }).toEqual({
       loc: 3,
       policy: [],
@@ -375,7 +380,7 @@ describe('measure: failures and hostile input', () => {
   ])('%s: measures or throws ParseFailure, without crashing', (_label, code) => {
     let outcome: unknown;
     try {
-      outcome = measure('deep.js', code);
+      outcome = measureFile('deep.js', code);
     } catch (err) {
       outcome = err;
     }
@@ -394,7 +399,7 @@ describe('measure: failures and hostile input', () => {
 
   it('measures a 10,000-line function', () => {
     const body = Array.from({ length: 10_000 }, (_, i) => `  if (x > ${i}) x++;`).join('\n');
-    const result = measure('long.js', `function big(x) {\n${body}\n  return x;\n}\n`);
+    const result = measureFile('long.js', `function big(x) {\n${body}\n  return x;\n}\n`);
     expect(result.functions).toEqual([
       {
         name: 'big',

@@ -2,7 +2,7 @@
 // so a pathological file costs one thread (killed at its CPU budget), never the grader.
 import type { LintSpec } from '../../domain/lint.js';
 import type { FileAnalysis } from '../../domain/analysis.js';
-import { measure, measureAst, ParseFailure } from '../../stages/analysis/metrics.js';
+import { measureAst, measureFile, ParseFailure } from '../../stages/analysis/metrics.js';
 import { codeBytes } from '../../stages/analysis/strip-comments.js';
 import { lintWithAst, prepareParser } from './lint.js';
 import { startMeter, type MeterSlot } from './meter.js';
@@ -62,7 +62,7 @@ export default function analyse(task: AnalysisTask): FileAnalysis | Promise<File
   const { messages: lint, ast } = lintWithAst(task.file, task.view, task.spec);
   try {
     // One parse serves both: the metrics walk reuses ESLint's AST when there is one.
-    const metrics = ast ? measureAst(task.file, task.view, ast) : measure(task.file, task.view);
+    const metrics = ast ? measureAst(task.file, task.view, ast) : measureFile(task.file, task.view);
     return { file: task.file, lint, metrics, skipped: null };
   } catch (e) {
     if (!(e instanceof ParseFailure)) throw e;

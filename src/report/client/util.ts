@@ -1,3 +1,4 @@
+import { CRITERIA } from '../../domain/criteria.js';
 /**
  * Defensive readers for report data. Every report string is student-controlled and a report read from
  * disk may be partial or malformed: the page reads each field through these and never throws on shape.
@@ -19,7 +20,8 @@ export const known = (v: unknown, list: readonly string[]): string =>
   typeof v === 'string' && list.includes(v) ? v : 'other';
 export const hex = (c: string): string => c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
 
-export const CRIT = ['correctness', 'edge_cases', 'style', 'complexity'] as const;
+/** The criteria, from their one declaration. */
+export const CRIT = CRITERIA;
 export const STATUSES = ['graded', 'rejected', 'error'] as const;
 export const TEST_ST = ['passed', 'failed', 'error', 'timeout', 'skipped'] as const;
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;

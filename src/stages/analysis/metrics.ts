@@ -62,7 +62,7 @@ const TOO_DEEP = 'too deeply nested to analyse';
 const ANONYMOUS = '<anonymous>';
 const PARSE_OPTIONS = { loc: true, range: true, comment: true, jsx: false } as const;
 
-export function measure(file: string, code: string): FileMetrics {
+export function measureFile(file: string, code: string): FileMetrics {
   return guardDepth(() => measureParsed(file, code, parseOrFail(code)));
 }
 
@@ -89,7 +89,7 @@ function parseOrFail(code: string): TSESTree.Program {
   } catch (err) {
     // TSError lines are 1-based but its columns are 0-based.
     if (err instanceof estree().TSError) throw new ParseFailure(err.message, err.lineNumber, err.column + 1);
-    if (err instanceof RangeError) throw err; // measure() reports stack exhaustion
+    if (err instanceof RangeError) throw err; // measureFile() reports stack exhaustion
     // Whatever else the parser throws on untrusted input still means "does not parse".
     throw new ParseFailure(err instanceof Error ? err.message : String(err), 1, 1);
   }
