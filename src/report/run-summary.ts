@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Report, Summary } from '../domain/report.js';
+import { HIDDEN_CHARS_SOURCE } from '../domain/text.js';
 import { displayName } from '../stages/score/summary.js';
 
 // What a person reads when `evigrade grade` ends, on a terminal or in a CI log: the counts, the mean, who needs a
@@ -9,8 +10,8 @@ import { displayName } from '../stages/score/summary.js';
 /** Control, bidi and zero-width characters shown as ⟨U+…⟩: a name never moves the cursor or reorders a line. */
 const printable = (s: string): string =>
   s.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    // The one list of hidden characters (domain/text.ts), and the line breaks and tab a terminal line cannot hold.
+    new RegExp(`${HIDDEN_CHARS_SOURCE}|[\\t\\n\\r]`, 'g'),
     (c) => `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 

@@ -1,4 +1,5 @@
 // Forged results never turn a failure into a pass, and each trick raises a flag.
+import type { Report } from '../../src/domain/report.js';
 import { describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
 import { eventKinds, flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
@@ -26,6 +27,9 @@ const wrong = (prelude: string): Record<string, string> => ({
 });
 const BOTH_FAIL = { 'answer > is 42': 'failed', 'answer > deep': 'failed' };
 
+/** What a submission that did not load says about why: its one student error (issue 31), not every test's message. */
+const loadError = (r: Report): string => r.flags.find((f) => f.code === 'submission.load_error')?.message ?? '';
+
 describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (backend: ProcessBackendId) => {
   it('baseline: the wrong answer fails both tests and raises no flag', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(''));
@@ -36,9 +40,9 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.exit(0);'));
     expect([statuses(r), flagCodes(r)]).toEqual([
       { 'answer > is 42': 'error', 'answer > deep': 'error' },
-      ['policy.process_exit', 'sandbox.process_exit'],
+      ['policy.process_exit', 'sandbox.process_exit', 'submission.load_error'],
     ]);
-    expect(r.tests[0]?.message).toContain('process.exit(0) was called');
+    expect(loadError(r)).toContain('process.exit(0) was called');
   });
 
   it('process.exit(0) inside the function under test: that test fails, flagged', async () => {
@@ -52,10 +56,10 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('process.reallyExit(0);'));
     expect([statuses(r), flagCodes(r), eventKinds(r)]).toEqual([
       { 'answer > is 42': 'error', 'answer > deep': 'error' },
-      ['policy.process_exit'],
-      [],
+      ['policy.process_exit', 'submission.load_error'],
+      ['load_error'],
     ]);
-    expect(r.tests[0]?.message).toContain('process.reallyExit is not a function');
+    expect(loadError(r)).toContain('process.reallyExit is not a function');
   });
 
   it('an exit handler forcing exit code 0 changes nothing', async () => {
@@ -82,8 +86,11 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
 
   it('patching Object.is (what toBe relies on): the intrinsic is frozen, the import fails, no pass survives', async () => {
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong('Object.is = () => true;'));
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
-    expect(r.tests[0]?.message).toContain("Cannot assign to read only property 'is'");
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['submission.load_error'],
+    ]);
+    expect(loadError(r)).toContain("Cannot assign to read only property 'is'");
   });
 
   it('prototype pollution with asymmetricMatch (makes toEqual match anything): Object.prototype is frozen', async () => {
@@ -92,8 +99,11 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
       inlineRubric(JEST_TESTS),
       wrong('Object.prototype.asymmetricMatch = function () { return true; };'),
     );
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
-    expect(r.tests[0]?.message).toContain('Cannot add property asymmetricMatch, object is not extensible');
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['submission.load_error'],
+    ]);
+    expect(loadError(r)).toContain('Cannot add property asymmetricMatch, object is not extensible');
   });
 
   it('replacing a matcher through expect.extend at import: the submission has no expect', async () => {
@@ -102,8 +112,11 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
       inlineRubric(JEST_TESTS),
       wrong('expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });'),
     );
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
-    expect(r.tests[0]?.message).toContain("Cannot read properties of undefined (reading 'extend')");
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['submission.load_error'],
+    ]);
+    expect(loadError(r)).toContain("Cannot read properties of undefined (reading 'extend')");
   });
 
   it('patching node:assert for node:test files: assert is frozen, the test still fails', async () => {
@@ -159,12 +172,13 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     const prelude =
       "const M = require('node:module'); const orig = M._load; M._load = function (r, ...a) { return orig.call(this, r, ...a); };";
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), wrong(prelude));
-    expect([statuses(r), flagCodes(r), r.sandbox.violations.map((v) => v.detail)]).toEqual([
+    expect([statuses(r), flagCodes(r), r.sandbox.violations.map((v) => v.event)]).toEqual([
       { 'answer > is 42': 'error', 'answer > deep': 'error' },
-      [],
-      ['blocked module: node:module'],
+      ['submission.load_error'],
+      ['blocked_module', 'load_error'],
     ]);
-    expect(r.tests[0]?.message).toContain('Cannot load "node:module": not available inside the grading sandbox');
+    expect(r.sandbox.violations[0]?.detail).toBe('blocked module: node:module');
+    expect(loadError(r)).toContain('Cannot load "node:module": not available inside the grading sandbox');
   });
 
   it('the inspector (to read the hidden tests from memory) is not available', async () => {
@@ -218,7 +232,10 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     const sol =
       'String.prototype.shout = function () { return this.toUpperCase(); }; module.exports = { answer: () => 42 };';
     const r = await gradeInline(backend, inlineRubric(JEST_TESTS), { 'solution.js': sol });
-    expect([statuses(r), flagCodes(r)]).toEqual([{ 'answer > is 42': 'error', 'answer > deep': 'error' }, []]);
-    expect(r.tests[0]?.message).toContain('Cannot add property shout, object is not extensible');
+    expect([statuses(r), flagCodes(r)]).toEqual([
+      { 'answer > is 42': 'error', 'answer > deep': 'error' },
+      ['submission.load_error'],
+    ]);
+    expect(loadError(r)).toContain('Cannot add property shout, object is not extensible');
   });
 });

@@ -149,7 +149,14 @@ test('jest.fn', () => { const f = jest.fn((x) => x * 2); f(2); expect(f).toHaveB
       'solution.js': 'export const add = (a, b) => { return a + ;\n',
     });
     expect(statuses(r)).toEqual({ 's > one': 'error', 's > two': 'error' });
-    expect(r.tests[0]?.message).toMatch(/failed to load.*SyntaxError|SyntaxError/s);
+    // One student error, once: each test names where it is; the flag says what it is.
+    expect(r.tests.map((t) => t.message)).toEqual([
+      'not run: the submission did not load (solution.js, line 1)',
+      'not run: the submission did not load (solution.js, line 1)',
+    ]);
+    expect(r.flags.find((f) => f.code === 'submission.load_error')?.message).toMatch(
+      /^solution\.js, line 1: SyntaxError/,
+    );
   });
 });
 

@@ -126,13 +126,15 @@ describe('the CLI keeps real names and checks the entry file', () => {
     ]);
   }, 240_000);
 
-  it('an LMS download: a student without the entry file is rejected naming what was found, the others graded', async () => {
+  it('an LMS download: a student without the entry file is rejected naming what was found, the others graded (a single upload is the entry, as in folder intake)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evigrade-names-lms-'));
     writeFileSync(
       join(dir, 'download.zip'),
       await buildZip([
         { name: "Seán O'Brien_1042_assignsubmission_file_/leap.js", content: GOOD },
         { name: 'Ana Lee_5_assignsubmission_file_/main.js', content: GOOD },
+        { name: 'Ana Lee_5_assignsubmission_file_/util.js', content: GOOD },
+        { name: 'Bo Kim_6_assignsubmission_file_/my-leap.js', content: GOOD },
       ]),
     );
     const out = join(dir, 'out');
@@ -152,9 +154,10 @@ describe('the CLI keeps real names and checks the entry file', () => {
     expect([ana.status, ana.submission.lms?.name, ana.errors]).toEqual([
       'rejected',
       'Ana Lee',
-      [{ code: 'INTAKE_ENTRY_MISSING', message: MISSING('_ana-lee-5', 'main.js') }],
+      [{ code: 'INTAKE_ENTRY_MISSING', message: MISSING('_ana-lee-5', 'main.js, util.js') }],
     ]);
     expect(parse(out, '_sean-o-brien-1042').status).toBe('graded');
+    expect(parse(out, '_bo-kim-6').status).toBe('graded');
   }, 240_000);
 });
 
