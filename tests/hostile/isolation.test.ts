@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/domain/report.js';
-import { eventKinds, gradeInline, inlineRubric, isolatingBackends, ROOT, statuses } from '../helpers.js';
+import { eventKinds, flagCodes, gradeInline, inlineRubric, isolatingBackends, ROOT, statuses } from '../helpers.js';
 
 const backends = await isolatingBackends();
 
@@ -77,19 +77,39 @@ for (const b of backends) {
       );
 
     it('has no network: a server on the host loopback is unreachable, DNS fails', async () => {
-      const body = `const net = require('net'); const dns = require('dns').promises;
-        const tcp = await new Promise((res) => { const s = net.connect(${port}, '127.0.0.1'); s.on('connect', () => res('connected')); s.on('error', (e) => res(e.code)); setTimeout(() => res('hang'), 2000); });
-        const meta = await new Promise((res) => { const s = net.connect(80, '169.254.169.254'); s.on('connect', () => res('connected')); s.on('error', (e) => res(e.code)); setTimeout(() => res('hang'), 2000); });
-        const lookup = await dns.lookup('example.com').then(() => 'resolved', (e) => e.code);
-        const ifaces = Object.keys(require('os').networkInterfaces());
-        return { tcp, meta, lookup, ifaces };`;
+      // The OS layer, from a Python job (every socket call Python offers): nothing reaches the host.
+      const body = `import socket
+def tcp(host, p):
+    try:
+        socket.create_connection((host, p), timeout=2).close()
+        return 'connected'
+    except OSError as e:
+        return errno.errorcode.get(e.errno, type(e).__name__) if e.errno else type(e).__name__
+try:
+    socket.getaddrinfo('example.com', 80)
+    lookup = 'resolved'
+except socket.gaierror as e:
+    lookup = {socket.EAI_NONAME: 'ENOTFOUND', socket.EAI_AGAIN: 'EAI_AGAIN'}.get(e.errno, str(e.errno))
+ifaces = [n for _, n in socket.if_nameindex()]
+return {'tcp': tcp('127.0.0.1', ${port}), 'meta': tcp('169.254.169.254', 80), 'lookup': lookup, 'ifaces': ifaces}`;
       const before = connections;
-      const obs = observation(await grade(probe(body))) as Record<string, unknown>;
+      const obs = observation(await gradePy(pyProbe(body))) as Record<string, unknown>;
       expect(connections - before).toBe(0);
       expect(obs.tcp).toMatch(/^(ECONNREFUSED|ENETUNREACH)$/);
       expect(obs.meta).toMatch(/^(ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)$/);
-      expect(obs.lookup).toMatch(/^(ENOTFOUND|EAI_AGAIN|ECONNREFUSED)$/);
+      expect(obs.lookup).toMatch(/^(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|-[0-9]+)$/);
       expect((obs.ifaces as string[]).filter((i) => i !== 'lo')).toEqual([]);
+      // A JavaScript job never reaches the OS for it: the realm's net and dns refuse (and the attempt is evidence).
+      const js = `const net = require('net'); const dns = require('dns').promises;
+        const tcp = (() => { try { net.connect(${port}, '127.0.0.1'); return 'called'; } catch (e) { return e.code; } })();
+        const lookup = await (async () => { try { await dns.lookup('example.com'); return 'resolved'; } catch (e) { return e.code; } })();
+        return { tcp, lookup };`;
+      const r = await grade(probe(js));
+      expect([observation(r), connections - before, flagCodes(r)]).toEqual([
+        { tcp: 'ERR_ACCESS_DENIED', lookup: 'ERR_ACCESS_DENIED' },
+        0,
+        ['policy.net', 'sandbox.attempt.network'],
+      ]);
     });
 
     it('sees a cleared environment: no HF_TOKEN or any grader variable', async () => {
@@ -200,7 +220,8 @@ while True:
       const obs = observation(await grade(probe(body)));
       const denied = 'ERR_ACCESS_DENIED';
       expect(obs).toEqual({
-        ...Object.fromEntries(paths.map((p) => [p, denied])),
+        // A pid in a message is run-specific, so evidence numbers it (/proc/1 reads /proc/…1): docs/grading.md.
+        ...Object.fromEntries(paths.map((p) => [p.replace('/proc/1/', '/proc/…1/'), denied])),
         memRw: denied,
         memAsync: denied,
         memStream: denied,
@@ -233,8 +254,11 @@ for i in range(200):
 return {'started': ok > 0, 'capped': ok < 32, 'failed': failed > 0}`;
       const r = await gradePy(pyProbe(body), { pids: 32 });
       expect(observation(r)).toEqual({ started: true, capped: true, failed: true });
-      // One submission, one body of evidence: every backend records the refused forks.
-      expect(eventKinds(r)).toEqual(['pids_limit']);
+      // One submission, one body of evidence: every backend records the refused forks, and the spawns it tried.
+      expect([eventKinds(r), flagCodes(r)]).toEqual([
+        ['attempt', 'pids_limit'],
+        ['policy.child_process', 'sandbox.attempt.spawn'],
+      ]);
     });
 
     it('has no writable /dev or /dev/shm: a job filling them is stopped at once, /tmp at its cap', async () => {
