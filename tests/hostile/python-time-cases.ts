@@ -146,8 +146,9 @@ export const TIME: MessageCase[] = [
     tests: TESTS,
     code: F6_CODE,
     statuses: both('passed', 'timeout'),
-    flags: [],
-    events: [],
+    // the fork is what the code tried at run time (issue 30): evidence, no points taken
+    flags: ['sandbox.attempt.spawn'],
+    events: ['attempt'],
     messages: { 'test_s.py::test_large_must_be_fast': TIMEOUT },
   },
   {
@@ -155,8 +156,9 @@ export const TIME: MessageCase[] = [
     tests: TESTS,
     code: DAEMON_CODE,
     statuses: both('passed', 'timeout'),
-    flags: [],
-    events: [],
+    // the fork is what the code tried at run time (issue 30): evidence, no points taken
+    flags: ['sandbox.attempt.spawn'],
+    events: ['attempt'],
     messages: { 'test_s.py::test_large_must_be_fast': TIMEOUT },
   },
   {

@@ -228,7 +228,7 @@ describe('evigrade grade', () => {
     const bogus = await cli(['gradee']);
     expect([bogus.code, bogus.stderr.trim()]).toEqual([
       2,
-      'evigrade: error USAGE: unknown command "gradee" (commands: grade, check-rubric, sandbox, report, verify, serve, worker, history)',
+      'evigrade: error USAGE: unknown command "gradee" (commands: grade, check-rubric, audit, sandbox, report, verify, serve, worker, history, override)',
     ]);
   });
 

@@ -294,11 +294,13 @@ describe('queue reliability', () => {
         (ready.json.grading as Record<string, unknown>).kind,
         (ready.json.grading as Record<string, unknown>).workers,
       ]).toEqual([200, 'redis', 1]);
-      // Every bundled rubric collected plus three submissions: all of it on the worker.
+      // Every bundled rubric collected plus three submissions: all of it on the worker. `serve` also grades each
+      // rubric's reference at start (issue 31) unless an earlier pass is in the cache: up to one job per rubric more.
       const bundled = readdirSync(join(ROOT, 'rubrics')).filter((d) =>
         existsSync(join(ROOT, 'rubrics', d, 'rubric.yaml')),
       ).length;
-      expect([doneJobs(w, 'collect').length, doneJobs(w).length]).toEqual([bundled, 3]);
+      const graded = doneJobs(w).length;
+      expect([doneJobs(w, 'collect').length, graded >= 3 && graded <= 3 + bundled]).toEqual([bundled, true]);
     } finally {
       await kill(srv, 'SIGTERM');
       await kill(w, 'SIGTERM');

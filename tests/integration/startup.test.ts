@@ -120,7 +120,7 @@ describe('start-up loads only what the command uses', () => {
     const r = await packagesLoaded(['frobnicate']);
     expect([r.code, r.stderr.trim(), r.packages, r.bundled]).toEqual([
       2,
-      'evigrade: error USAGE: unknown command "frobnicate" (commands: grade, check-rubric, sandbox, report, verify, serve, worker, history)',
+      'evigrade: error USAGE: unknown command "frobnicate" (commands: grade, check-rubric, audit, sandbox, report, verify, serve, worker, history, override)',
       [],
       true,
     ]);

@@ -50,6 +50,8 @@ describe('the command declarations', () => {
       db: null,
       from: null,
       attempts: 'latest',
+      log: null,
+      allowFailingReference: false,
     });
     expect(parseHistoryArgs(['--db', 'x', '--diff', '3', '--diff', '7']).diff).toEqual([3, 7]);
     expect([
