@@ -57,13 +57,25 @@ export function words(text: string): string {
 }
 
 type Span = readonly [start: number, end: number];
+/** A string literal, or a line's code outside them (identifiers, keywords, punctuation). */
+interface Piece {
+  readonly span: Span;
+  readonly literal: boolean;
+}
+
+/**
+ * In code (not in a string), punctuation and a few words are ordinary: an object key `system:`, a `systemPrompt`
+ * or `newInstructions` variable in a chat-bot or robot exercise. Fences, and those words, count only in literals.
+ */
+const CODE_ORDINARY = /^(?:system prompt|new instructions?)$/;
 
 /** The pieces of a file that can carry words to a reader: each string literal, and each line's code outside them. */
-function pieces(code: string, strings: readonly Span[]): Span[] {
-  const out: Span[] = [...strings];
+function pieces(code: string, strings: readonly Span[]): Piece[] {
+  const out: Piece[] = strings.map(([s, e]) => ({ span: [s, e] as const, literal: true }));
   const between = (from: number, to: number): void => {
     const re = /[^\r\n]+/g;
-    for (const m of code.slice(from, to).matchAll(re)) out.push([from + m.index, from + m.index + m[0].length]);
+    for (const m of code.slice(from, to).matchAll(re))
+      out.push({ span: [from + m.index, from + m.index + m[0].length], literal: false });
   };
   let at = 0;
   for (const [s, e] of [...strings].sort((a, b) => a[0] - b[0])) {
@@ -83,13 +95,16 @@ export function detectInjection(files: readonly Pick<SubmissionFile, 'path' | 'c
     const py = f.path.endsWith('.py');
     const shown = py ? stripPython(f.content) : stripComments(f.content);
     const strings = py ? pythonTrivia(shown).strings : jsStringRanges(shown);
-    for (const [s, e] of pieces(shown, strings)) {
+    for (const { span, literal } of pieces(shown, strings)) {
+      const [s, e] = span;
       // Fences and role markers are read in the raw text too: their punctuation is the point.
       const raw = shown.slice(s, e);
       const said = words(raw);
       for (const kind of Object.keys(CLASSES) as InjectionKind[]) {
+        if (kind === 'fence' && !literal) continue;
         const m = CLASSES[kind].exec(said) ?? (kind === 'fence' ? CLASSES.fence.exec(raw.toLowerCase()) : null);
-        if (m) found.push({ file: f.path, line: lineOf(shown, s + leadingSpace(raw)), kind, text: m[0].slice(0, 120) });
+        if (!m || (!literal && CODE_ORDINARY.test(m[0]))) continue;
+        found.push({ file: f.path, line: lineOf(shown, s + leadingSpace(raw)), kind, text: m[0].slice(0, 120) });
       }
     }
   }
