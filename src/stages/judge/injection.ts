@@ -86,7 +86,21 @@ function pieces(code: string, strings: readonly Span[]): Piece[] {
   return out;
 }
 
-const lineOf = (code: string, offset: number): number => code.slice(0, offset).split(/\r\n|\r|\n/).length;
+/** The line of an offset, by binary search over the lines' starts (a file of many lines stays linear overall). */
+function lineFinder(code: string): (offset: number) => number {
+  const starts = [0];
+  for (const m of code.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
 
 /** Every address to the grader in the code the judge would see (comments and docstrings already gone). */
 export function detectInjection(files: readonly Pick<SubmissionFile, 'path' | 'content'>[]): InjectionFinding[] {
@@ -95,6 +109,7 @@ export function detectInjection(files: readonly Pick<SubmissionFile, 'path' | 'c
     const py = f.path.endsWith('.py');
     const shown = py ? stripPython(f.content) : stripComments(f.content);
     const strings = py ? pythonTrivia(shown).strings : jsStringRanges(shown);
+    const lineOf = lineFinder(shown);
     for (const { span, literal } of pieces(shown, strings)) {
       const [s, e] = span;
       // Fences and role markers are read in the raw text too: their punctuation is the point.
@@ -104,7 +119,7 @@ export function detectInjection(files: readonly Pick<SubmissionFile, 'path' | 'c
         if (kind === 'fence' && !literal) continue;
         const m = CLASSES[kind].exec(said) ?? (kind === 'fence' ? CLASSES.fence.exec(raw.toLowerCase()) : null);
         if (!m || (!literal && CODE_ORDINARY.test(m[0]))) continue;
-        found.push({ file: f.path, line: lineOf(shown, s + leadingSpace(raw)), kind, text: m[0].slice(0, 120) });
+        found.push({ file: f.path, line: lineOf(s + leadingSpace(raw)), kind, text: m[0].slice(0, 120) });
       }
     }
   }
