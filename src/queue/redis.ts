@@ -87,8 +87,11 @@ export async function openRedisQueue(s: QueueSettings, log: Logger): Promise<Gra
     onProgress?: (d: unknown) => void,
   ): Promise<unknown> {
     const prior = await queue.getJob(jobId);
+    const state = prior ? await prior.getState() : null;
     // A failed job asked for again is a retry; a finished or running one is collected, not graded twice.
-    if (prior && (await prior.getState()) === 'failed') await prior.remove().catch(() => undefined);
+    if (state === 'failed') await prior?.remove().catch(() => undefined);
+    // Running already (another replica's, now taken over): its progress event went by before we listened.
+    if (state === 'active' && prior?.progress) onProgress?.(prior.progress);
     const { keep, ...rest } = opts;
     let adds = 0;
     const add = async (): Promise<unknown> => {

@@ -93,8 +93,9 @@ describe('serve replicas', () => {
     const queue = testQueueSettings(redis.url, 'replicas');
     const { url: _u, ...queueFile } = queue;
     const config = join(mkdtempSync(join(tmpdir(), 'evigrade-rep-')), 'evigrade.config.yaml');
-    // A short lease, so the surviving replica takes over within seconds of the kill.
-    writeFileSync(config, stringify({ queue: queueFile, db: { lease_ms: 3000 } }));
+    // A short lease, so the surviving replica takes over within seconds of the kill. One job in flight per
+    // replica: at the kill, work is left that nobody has started, so the follower hears a `started` for sure.
+    writeFileSync(config, stringify({ queue: { ...queueFile, in_flight: 1 }, db: { lease_ms: 3000 } }));
     const rubrics = mkdtempSync(join(tmpdir(), 'evigrade-rep-rubrics-'));
     cpSync(join(ROOT, 'rubrics', 'leap'), join(rubrics, 'leap'), { recursive: true });
     const workers = [spawnWorker(queue, backend), spawnWorker(queue, backend)];
