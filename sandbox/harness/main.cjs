@@ -126,12 +126,13 @@ function start() {
     });
   }
   // What the submission attempted through the realm's facades (read outside its folder, the environment, a process,
-  // a signal, the network): evidence, each kind reported up to 20 times (a loop must not flood the channel).
+  // a signal, the network): evidence, each kind reported up to 20 times (a loop must not flood the channel), as the
+  // Python harness reports its own: a note whose code is the flag, `sandbox.attempt.<kind>` (stages/run/test-run.ts).
   const attemptCounts = new P.SafeMap();
   const attempt = (kind, detail) => {
     const n = P.MapGet(attemptCounts, kind) || 0;
     P.MapSet(attemptCounts, kind, n + 1);
-    if (n < 20) send('note', { code: 'attempt', detail: kind + ': ' + detail });
+    if (n < 20) send('note', { code: 'sandbox.attempt.' + kind, detail });
   };
   const realm = realmLib.createStudentRealm({
     root: payload.root, tamper, onBlocked, attempt, refuseExit: harden(process.exit), testGlobals,
