@@ -113,6 +113,12 @@ function start() {
     if (runner.active.finish) runner.active.finish(err);
   });
   const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
+  // The submission's process.exit refuses through the real process's refusing exit, but is not that function: nothing
+  // the real process holds is handed to the submission (the walk inside a graded job found it was).
+  const studentExit = (refusing) => {
+    const exit = (code) => P.ReflectApply(refusing, undefined, [code]);
+    return harden(exit);
+  };
   // The submission's realm: its describe/test/hooks always refuse and report. Student code also runs while a test
   // file loads (an import's getter, a module a test requires), when the tests' own functions accept registrations:
   // a `describe.only('', …)` from there would have skipped every test of the file (red-team pass, hostile class 9).
@@ -135,7 +141,7 @@ function start() {
     if (n < 20) send('note', { code: 'sandbox.attempt.' + kind, detail });
   };
   const realm = realmLib.createStudentRealm({
-    root: payload.root, tamper, onBlocked, attempt, refuseExit: harden(process.exit), testGlobals,
+    root: payload.root, tamper, onBlocked, attempt, refuseExit: studentExit(process.exit), testGlobals,
     extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
   });
   const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard });

@@ -356,6 +356,11 @@ function createStudentRealm(o) {
     throw notFound(request);
   }
 
+  // The ES-module helpers a rewritten module calls, as closures of the submission's own: the functions themselves are
+  // also the hidden tests' (loaders.cjs puts them on the start realm's global object), and nothing the tests hold may
+  // be handed to the submission (the walk inside a graded job, tests/integration/realm-walk.test.ts, found these).
+  const esmHelpers = harden([(m) => interopDefault(m), (m) => namespace(m), (exports, m) => star(exports, m)]);
+
   function makeRequire(dir) {
     const req = (request) => studentRequire(request, dir);
     req.resolve = (request) => {
@@ -391,7 +396,7 @@ function createStudentRealm(o) {
         mod.require = req;
         const meta = harden({ url: pathToFileURL(abs).href, filename: abs, dirname: path.dirname(abs) });
         const dynImport = harden((spec) => new Promise((resolve) => resolve(namespace(studentRequire(spec, path.dirname(abs))))));
-        const ran = P.ReflectApply(fn, format === 'module' ? undefined : mod.exports, [mod.exports, req, mod, abs, path.dirname(abs), interopDefault, namespace, star, dynImport, meta]);
+        const ran = P.ReflectApply(fn, format === 'module' ? undefined : mod.exports, [mod.exports, req, mod, abs, path.dirname(abs), ...esmHelpers, dynImport, meta]);
         if (esm && esm.async) {
           mod.pending = P.PromiseThen(ran, () => {
             mod.loaded = true;

@@ -7,23 +7,17 @@
 // jest-mock, plainly in Node, and the harness must agree test by test, with no flag. A getter that answers differently
 // on each read (the tampering class) is compared on its one read, and one that hands back a value voting on its own
 // equality is still refused: those cases assert their exact outcome on every isolating backend.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
-import { firstBackend, flagCodes, gradeInline, inlineRubric, isolatingBackends, ROOT, statuses } from '../helpers.js';
-
-/** Real Jest's verdict per test for `files` (a test file and the solution it requires), run plainly in Node. */
-export function plainJest(testFile: string, files: Record<string, string>): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), 'plain-jest-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const out = execFileSync(process.execPath, [join(ROOT, 'tests', 'fakes', 'plain-jest.cjs'), dir, testFile], {
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as Record<string, string>;
-}
+import {
+  firstBackend,
+  flagCodes,
+  gradeInline,
+  inlineRubric,
+  isolatingBackends,
+  plainJest,
+  statuses,
+} from '../helpers.js';
 
 const HONEST = `class Point {
   #x; #y;
