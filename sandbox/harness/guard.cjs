@@ -217,13 +217,14 @@ function createGuard(tamper) {
   }
 
   /**
-   * `r[k]` as Jest would read it, read here once: own data, or (when `inherited`) an inherited data value or what the
-   * submission's getter returns. Null when there is nothing to read: absent, the platform's own, or an own accessor
-   * (selfDecided refuses that one).
+   * `r[k]` as Jest would read it, read here once: own data, an own accessor's answer, or (when `inherited`) an
+   * inherited data value or what the submission's getter returns — a getter always with the submission's own object
+   * as `this`, never a copy. Null when there is nothing to read: absent, or the platform's own.
    */
   function readOnce(r, k, inherited) {
     const own = P.ObjectGetOwnPropertyDescriptor(r, k);
-    if (own) return 'value' in own ? { own: true, value: own.value } : null;
+    if (own && 'value' in own) return { own: true, value: own.value };
+    if (own) return isErrorStack(r, k) ? null : { own: false, value: own.get ? P.ReflectApply(own.get, originOf(r), []) : undefined };
     const d = inherited ? descriptorOnChain(r, k) : undefined;
     if (!d || d.intrinsic || d.proxy) return null;
     // A getter runs with the submission's own object as `this`, never a copy of it (a class's private fields).
@@ -509,10 +510,13 @@ function createGuard(tamper) {
     return standIn;
   }
 
-  /** toHaveLength reads `length` (twice): a getter's answer is read once, into a copy where it is own data. */
+  /**
+   * toHaveLength reads `length` (twice): a getter's answer is read once, into a copy where it is own data. Nothing else
+   * of the value is Jest's business here, so nothing else is judged.
+   */
   function lengthAsData(name, received) {
     if (isProxy(received)) fail(name, 'the received value is a Proxy');
-    return asData(received, LENGTH_SHAPE, true, 'the received value').value;
+    return readChecked(() => readAlong(received, LENGTH_SHAPE, true, 0)).value;
   }
 
   /** toThrow: the thrown value read as data (thrownWhy), in the function Jest calls or the value `.rejects` hands over. */

@@ -60,6 +60,10 @@ exports.registry = () => new Registry([['b', 2], ['a', 1]]);
 exports.tags = () => new Tags(['y', 'x']);
 exports.stack = (n) => { const s = new Stack(); for (let i = 0; i < n; i++) s.push(i); return s; };
 exports.ValidationError = ValidationError;
+// An Array subclass iterating in its own way, and a length an own getter gives: toHaveLength reads only the length.
+class Bag extends Array { *[Symbol.iterator]() { for (let i = this.length - 1; i >= 0; i--) yield this[i]; } }
+exports.bag = (...xs) => Bag.from(xs);
+exports.sized = (n) => Object.defineProperty({}, 'length', { get: () => n });
 `;
 
 // Every matcher family that compares a submission's value, each with tests Jest passes and tests Jest fails.
@@ -91,6 +95,8 @@ test('throws: rejects.toThrow objectContaining a private-field getter', async ()
 test('throws: rejects.toMatchObject, wrong', async () => { await expect(s.fetchIt(404)).rejects.toMatchObject({ status: 500 }); });
 test('throws: a caught error toEqual', () => { let e; try { s.validate(-1); } catch (x) { e = x; } expect(e).toEqual(new Error('invalid age')); });
 test('shallow: toHaveLength through a getter', () => { expect(s.stack(3)).toHaveLength(3); });
+test('shallow: toHaveLength of an Array subclass with its own iterator', () => { expect(s.bag(1, 2)).toHaveLength(2); });
+test('shallow: toHaveLength through an own getter', () => { expect(s.sized(4)).toHaveLength(4); });
 test('shallow: toHaveLength through a getter, wrong', () => { expect(s.stack(3)).toHaveLength(2); });
 test('shallow: toBeInstanceOf and toBe', () => { const p = s.point(1, 1); expect(p).toBeInstanceOf(s.Point); expect(p).toBe(p); expect(p.norm).toBeCloseTo(1.414, 3); });
 `;
