@@ -16,6 +16,7 @@ const { installGlobals } = require('./globals.cjs');
 const { createLoaders } = require('./loaders.cjs');
 const { createExpect, createJestObject } = require('./jest-api.cjs');
 const { freezeAssert, shutInspector, refuseExit, capOutput } = require('./hardening.cjs');
+const { createTestOutput } = require('./test-output.cjs');
 const Module = require('node:module');
 
 
@@ -109,9 +110,10 @@ function start() {
   installGlobals({ jestApi, nodeTestApi, onWrite: (name) => tamper('tampering.globals', 'assignment to global ' + name) });
   const realExit = refuseExit(send);
   shutInspector((what) => send('note', { code: 'blocked_module', detail: what }));
+  const testOutput = createTestOutput(send);
   capOutput(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024, send, (err) => {
     if (runner.active.finish) runner.active.finish(err);
-  });
+  }, testOutput.observe);
   const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
   // The submission's realm: its describe/test/hooks always refuse and report. Student code also runs while a test
   // file loads (an import's getter, a module a test requires), when the tests' own functions accept registrations:
@@ -180,6 +182,8 @@ function start() {
     return states;
   }
 
+  // The rubric's own limits per test (its `test_limits`), by file and index: they override a test's own timeout.
+  const testTimeouts = payload.testTimeouts && typeof payload.testTimeouts === 'object' ? payload.testTimeouts : null;
   // An audit's mutant runs stop at the first test that does not pass (payload.stopAtFirstFailure).
   let failedOnce = false;
   const stopAtFirstFailure = payload.stopAtFirstFailure === true;
@@ -192,7 +196,13 @@ function start() {
         failedOnce = true;
       },
       only: payload.only && payload.only[state.file] ? new Set(payload.only[state.file]) : null,
-      setCurrent: () => {},
+      setCurrent: (t) => testOutput.setTest(t ? { file: state.file, index: t.index } : null),
+      timeoutOf: (t) => {
+        const own = testTimeouts && P.ObjectHasOwn(testTimeouts, state.file) ? testTimeouts[state.file] : null;
+        const ms = own && P.ObjectHasOwn(own, P.String(t.index)) ? own[t.index] : 0;
+        return typeof ms === 'number' && ms > 0 ? ms : 0;
+      },
+      rubricTimeout: payload.testTimeoutMs,
       resetExpect: (t) => {
         if (expect) expect.setState({ assertionCalls: 0, expectedAssertionsNumber: null, isExpectingAssertions: false, suppressedErrors: [], currentTestName: runner.pathOf(t).join(' ') });
         guard.beginTest();

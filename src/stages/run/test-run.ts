@@ -3,10 +3,18 @@ import type { Frame, RawRun } from '../../domain/sandbox.js';
 import { parseFrame, type HarnessFrame } from '../../domain/frames.js';
 import type { ExpectedTest } from '../../domain/queue.js';
 
+/** What a test printed (its own prints and the submission's), bounded per test by the harness. */
+export interface TestOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly truncated: boolean;
+}
+
 export interface Observed {
   readonly status: TestStatus;
   readonly durationMs: number;
   readonly message: string;
+  readonly output?: TestOutput;
 }
 
 export interface Interpretation {
@@ -18,6 +26,8 @@ export interface Interpretation {
   readonly complete: boolean;
   /** Tests started but never finished: the job died while they ran. */
   readonly inFlight: readonly string[];
+  /** What each test printed while it ran, finished or not (keyed as `results`). */
+  readonly outputs: ReadonlyMap<string, TestOutput>;
   readonly untrusted: string | null;
   /** Why the submission did not load, once (the job's own file names already mapped back to the submission's). */
   readonly loadError: LoadError | null;
@@ -51,6 +61,7 @@ export function interpretRun(
   const events: Omit<SandboxEvent, 'id'>[] = [];
   const flags: Omit<Flag, 'evidence'>[] = [];
   const started = new Set<string>();
+  const outputs = new Map<string, TestOutput>();
   const byFile = groupByFile(expected);
   let untrusted: string | null = null;
   let complete = false;
@@ -78,6 +89,9 @@ export function interpretRun(
       case 'result':
         recordResult(f.data, byFile, results);
         break;
+      case 'output':
+        recordOutput(f.data, started, results, outputs);
+        break;
       case 'tamper':
         untrusted = noteTamper(f.data, events, flags) ?? untrusted;
         break;
@@ -102,7 +116,33 @@ export function interpretRun(
   }
   noteOutcome(run, complete, events, flags);
   const inFlight = [...started].filter((k) => !results.has(k));
-  return { results, events, flags, complete, inFlight, untrusted, loadError };
+  for (const [k, out] of outputs) {
+    const r = results.get(k);
+    if (r) results.set(k, { ...r, output: out });
+  }
+  return { results, events, flags, complete, inFlight, untrusted, loadError, outputs };
+}
+
+/** Characters of a test's output kept (the harness cuts at 4096; a grader-side bound all the same). */
+const OUTPUT_CAP = 4096;
+
+/** Output is a test's only between its `start` and its `result` (the harness sends it nowhere else). */
+function recordOutput(
+  d: FrameOf<'output'>,
+  started: ReadonlySet<string>,
+  results: ReadonlyMap<string, Observed>,
+  outputs: Map<string, TestOutput>,
+): void {
+  const k = keyOf(d);
+  if (!started.has(k) || results.has(k)) return;
+  const was = outputs.get(k) ?? { stdout: '', stderr: '', truncated: false };
+  const room = OUTPUT_CAP - was.stdout.length - was.stderr.length;
+  const text = d.text.slice(0, Math.max(0, room));
+  outputs.set(k, {
+    ...was,
+    [d.stream]: was[d.stream] + text,
+    truncated: was.truncated || d.truncated || text.length < d.text.length,
+  });
 }
 
 /** Where the submission's own file failed and why, in one line: `leap.py, line 2: SyntaxError: expected ':'`. */
@@ -253,6 +293,11 @@ function noteOutcome(
   // message is the tell. (Printing it only relabels the job's own failure, so it need not be trusted further.)
   const heapOom =
     !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
+  if (run.testTimeout)
+    events.push({
+      event: 'timeout',
+      detail: `a test ran past its own time limit (${run.testTimeout.limitMs} ms, its own time) without giving control back; the grader stopped the whole process tree`,
+    });
   if (run.timedOut)
     events.push({
       event: 'timeout',
@@ -264,7 +309,7 @@ function noteOutcome(
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
   if (run.pidsLimitHit)
     events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });
-  if (!complete && !run.timedOut && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
+  if (!complete && !run.timedOut && !run.testTimeout && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
     events.push({
       event: 'incomplete',
       detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})`,
