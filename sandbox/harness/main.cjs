@@ -195,7 +195,8 @@ function start() {
       onFailure: () => {
         failedOnce = true;
       },
-      only: payload.only && payload.only[state.file] ? new Set(payload.only[state.file]) : null,
+      // A resumed run names the tests to run per file; a file it does not name has none left (it used to run whole).
+      only: payload.only ? new Set(P.ObjectHasOwn(payload.only, state.file) ? payload.only[state.file] : []) : null,
       setCurrent: (t) => testOutput.setTest(t ? { file: state.file, index: t.index } : null),
       timeoutOf: (t) => {
         const own = testTimeouts && P.ObjectHasOwn(testTimeouts, state.file) ? testTimeouts[state.file] : null;
