@@ -95,7 +95,11 @@ describe('rubric loading', () => {
       `${BASE}limits: { timeout_ms: 5000 }\ntest_limits: { "s > slow one": { time_ms: 9000 } }\n`,
       'test_limits.s > slow one.time_ms: 9000 ms is above limits.timeout_ms (5000 ms), the time of the whole job the test runs in',
     ],
-    ['a test limit with neither key', `${BASE}test_limits: { x: {} }\n`, 'test_limits.x: give time_ms, memory_mb or both'],
+    [
+      'a test limit with neither key',
+      `${BASE}test_limits: { x: {} }\n`,
+      'test_limits.x: give time_ms, memory_mb or both',
+    ],
     [
       'a mistyped key in a test limit',
       `${BASE}test_limits: { x: { time: 500 } }\n`,

@@ -2,13 +2,9 @@ import { ATTEMPT_FLAGS, type Flag, type SandboxEvent, type TestStatus } from '..
 import type { Frame, RawRun } from '../../domain/sandbox.js';
 import { parseFrame, type HarnessFrame } from '../../domain/frames.js';
 import type { ExpectedTest } from '../../domain/queue.js';
+import { recordOutput, type TestOutput } from './test-output.js';
 
-/** What a test printed (its own prints and the submission's), bounded per test by the harness. */
-export interface TestOutput {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly truncated: boolean;
-}
+export type { TestOutput };
 
 export interface Observed {
   readonly status: TestStatus;
@@ -121,28 +117,6 @@ export function interpretRun(
     if (r) results.set(k, { ...r, output: out });
   }
   return { results, events, flags, complete, inFlight, untrusted, loadError, outputs };
-}
-
-/** Characters of a test's output kept (the harness cuts at 4096; a grader-side bound all the same). */
-const OUTPUT_CAP = 4096;
-
-/** Output is a test's only between its `start` and its `result` (the harness sends it nowhere else). */
-function recordOutput(
-  d: FrameOf<'output'>,
-  started: ReadonlySet<string>,
-  results: ReadonlyMap<string, Observed>,
-  outputs: Map<string, TestOutput>,
-): void {
-  const k = keyOf(d);
-  if (!started.has(k) || results.has(k)) return;
-  const was = outputs.get(k) ?? { stdout: '', stderr: '', truncated: false };
-  const room = OUTPUT_CAP - was.stdout.length - was.stderr.length;
-  const text = d.text.slice(0, Math.max(0, room));
-  outputs.set(k, {
-    ...was,
-    [d.stream]: was[d.stream] + text,
-    truncated: was.truncated || d.truncated || text.length < d.text.length,
-  });
 }
 
 /** Where the submission's own file failed and why, in one line: `leap.py, line 2: SyntaxError: expected ':'`. */
