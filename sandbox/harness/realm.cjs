@@ -147,6 +147,7 @@ function parses(fn) {
  * @param {() => never} o.refuseExit  process.exit as the submission sees it
  * @param {Record<string, Function>} o.testGlobals  describe/test/... for the submission: each refuses and reports
  * @param {string[]} [o.extraBuiltins]  further host modules a rubric allows
+ * @param {((abs: string, wrapper: string) => void) | null} [o.onEvaluated]  a rubric audit's coverage: each file's evaluated text
  */
 function createStudentRealm(o) {
   const root = o.root;
@@ -352,6 +353,7 @@ function createStudentRealm(o) {
         const wrapper = (esm && esm.async ? '(async function (exports,' : '(function (exports,') + ' require, module, __filename, __dirname, __evigrade_default, __evigrade_namespace, __evigrade_star, __evigrade_import, __evigrade_meta) {' +
           body + '\n})\n//# sourceURL=' + abs + '\n';
         const fn = compiled(abs, script, () => compartment.evaluate(wrapper, evaluateOptions));
+        if (o.onEvaluated) o.onEvaluated(abs, wrapper);
         const req = makeRequire(path.dirname(abs));
         mod.require = req;
         const meta = harden({ url: pathToFileURL(abs).href, filename: abs, dirname: path.dirname(abs) });
