@@ -5,8 +5,8 @@
 // submission's job never has coverage on, so its runs never hold a session.
 //
 // V8 reports ranges as offsets in the script the Compartment evaluated (the realm's wrapper around the file's
-// body). A line is executable when a statement starts on it (acorn's tree of that same wrapper), covered when the
-// innermost range holding some statement that starts on it ran at least once.
+// body). A line is executable when a statement starts on it (acorn's tree of that same wrapper; a function
+// declaration is no statement here), covered when the innermost range holding some statement starting on it ran.
 const P = require('./primordials.cjs');
 
 /** A coverage session, or why there is none (the job runs under Node's permission model, which refuses it). */
@@ -26,9 +26,9 @@ function startCoverage() {
   post('Profiler.enable', {});
   post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
   if (failed) throw failed;
-  const evaluated = new P.SafeMap(); // abs path -> the wrapper text the Compartment evaluated
+  const evaluated = new P.SafeMap(); // abs path -> [the wrapper text the Compartment evaluated, where the file's own code starts]
   return {
-    onEvaluated: (abs, wrapper) => P.MapSet(evaluated, abs, wrapper),
+    onEvaluated: (abs, wrapper, ownFrom) => P.MapSet(evaluated, abs, [wrapper, ownFrom]),
     take(root) {
       let result = null;
       session.post('Profiler.takePreciseCoverage', {}, (err, res) => {
@@ -43,8 +43,9 @@ function startCoverage() {
 function linesOf(scripts, evaluated, root) {
   const files = [];
   for (const script of scripts) {
-    const wrapper = P.MapGet(evaluated, script.url);
-    if (wrapper === undefined) continue;
+    const known = P.MapGet(evaluated, script.url);
+    if (known === undefined) continue;
+    const [wrapper, ownFrom] = known;
     const file = script.url.startsWith(root + '/') ? script.url.slice(root.length + 1) : script.url;
     const ranges = [];
     for (const fn of script.functions) for (const r of fn.ranges) P.ArrayPush(ranges, r);
@@ -54,33 +55,31 @@ function linesOf(scripts, evaluated, root) {
       P.ArrayPush(files, { file, executable: [], hit: [], exact: false });
       continue;
     }
-    P.ArrayPush(files, { file, ...statementLines(wrapper, ranges), exact: true });
+    P.ArrayPush(files, { file, ...statementLines(wrapper, ownFrom, ranges), exact: true });
   }
   return files;
 }
 
-/**
- * The count of the innermost range holding `offset` (V8 nests a block's range inside its function's). A function
- * declaration's own range starts at its `function` keyword, but the declaration runs in the enclosing code: `outer`.
- */
-function countAt(ranges, offset, outer) {
+/** The count of the innermost range holding `offset` (V8 nests a block's range inside its function's). */
+function countAt(ranges, offset) {
   let best = null;
   for (const r of ranges) {
-    if (offset < r.startOffset || offset >= r.endOffset || (outer && r.startOffset === offset)) continue;
+    if (offset < r.startOffset || offset >= r.endOffset) continue;
     if (!best || r.endOffset - r.startOffset <= best.endOffset - best.startOffset) best = r;
   }
   return best ? best.count : 0;
 }
 
-function statementLines(wrapper, ranges) {
+function statementLines(wrapper, ownFrom, ranges) {
   const acorn = require('acorn');
   const tree = acorn.parse(wrapper, { ecmaVersion: 'latest', sourceType: 'script', locations: true, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, allowHashBang: true });
   const executable = new P.SafeMap(); // line -> covered
   const visit = (node) => {
     if (!node || typeof node.type !== 'string') return;
-    if (isStatement(node)) {
+    // The harness's own statements (an ES module's hoisted imports and export bindings) come before `ownFrom`.
+    if (isStatement(node) && node.start >= ownFrom) {
       const line = node.loc.start.line;
-      const ran = countAt(ranges, node.start, node.type === 'FunctionDeclaration') > 0;
+      const ran = countAt(ranges, node.start) > 0;
       P.MapSet(executable, line, (P.MapGet(executable, line) || false) || ran);
     }
     for (const key of P.ObjectKeys(node)) {
@@ -97,7 +96,9 @@ function statementLines(wrapper, ranges) {
   return { executable: lines, hit: lines.filter((l) => P.MapGet(executable, l)) };
 }
 
-const isStatement = (n) =>
-  n.type !== 'BlockStatement' && n.type !== 'EmptyStatement' && (n.type.endsWith('Statement') || n.type.endsWith('Declaration'));
+// A function declaration is hoisted, not run where it stands: its body's statements say whether it ran (so a one-line
+// function no test calls is an uncovered line, not one its declaration covers).
+const NOT_RUN_IN_PLACE = new Set(['BlockStatement', 'EmptyStatement', 'FunctionDeclaration']);
+const isStatement = (n) => !NOT_RUN_IN_PLACE.has(n.type) && (n.type.endsWith('Statement') || n.type.endsWith('Declaration'));
 
 module.exports = { startCoverage, countAt };

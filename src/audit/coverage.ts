@@ -29,7 +29,11 @@ export function coverageOf(files: readonly FileCoverage[], python: boolean, erro
     ...errors,
   ];
   if (exact.length === 0)
-    return { measured: false, lines: {}, note: `line coverage not measured: ${parts.slice(1).join('; ') || 'no file reported'}` };
+    return {
+      measured: false,
+      lines: {},
+      note: `line coverage not measured: ${parts.slice(1).join('; ') || 'no file reported'}`,
+    };
   return { measured: true, lines, note: parts.join('; ') };
 }
 

@@ -68,6 +68,21 @@ function byOperator(mutants: readonly AuditMutant[]): AuditReport['byOperator'] 
   });
 }
 
+function coverageFile(
+  file: string,
+  l: Coverage['lines'][string],
+  mutants: readonly AuditMutant[],
+): AuditReport['coverage']['files'][number] {
+  const alive = new Set(mutants.filter((m) => m.file === file && m.status === 'survived').map((m) => m.line));
+  return {
+    file,
+    linesTotal: l.executable.length,
+    linesCovered: l.covered.length,
+    uncovered: l.executable.filter((x) => !l.covered.includes(x)),
+    survivedCovered: l.covered.filter((x) => alive.has(x)),
+  };
+}
+
 export function buildAuditReport(input: AuditInput): AuditReport {
   const mutants = input.sites.map((m, i) => mutantOf(m, input.verdicts[i] ?? null, input));
   const n = (s: string): number => mutants.filter((m) => m.status === s).length;
@@ -108,6 +123,7 @@ export function buildAuditReport(input: AuditInput): AuditReport {
       measured: cov.measured,
       linesTotal: files.reduce((s, [, l]) => s + l.executable.length, 0),
       linesCovered: files.reduce((s, [, l]) => s + l.covered.length, 0),
+      files: files.map(([file, l]) => coverageFile(file, l, mutants)),
       note: cov.note,
     },
     flaky: input.flaky,
