@@ -46,7 +46,7 @@ test('evigrade probe', () => {
     if (!f || !g) continue;
     const r = run(f, args);
     const m = run(g, args);
-    if (!same(r, m)) throw new Error(${JSON.stringify(MARK)} + JSON.stringify([i, said(r), said(m), 'threw' in r]));
+    if (!same(r, m)) throw new Error(${JSON.stringify(MARK)} + JSON.stringify([i, said(r), said(m), 'threw' in r, 'threw' in m]));
   }
 });
 `;
@@ -84,18 +84,19 @@ export function searchOf(
   const at = outcome.message.indexOf(MARK);
   if (outcome.status !== 'failed' || at < 0)
     return { kind: 'unknown', why: `the probe ${outcome.status}: ${outcome.message.split('\n')[0]?.slice(0, 200)}` };
-  const [i, reference, mutantOutput, threw] = JSON.parse(outcome.message.slice(at + MARK.length).split('\n')[0]!) as [
-    number,
-    string,
-    string,
-    boolean,
-  ];
+  const [i, reference, mutantOutput, threw, mutantThrew] = JSON.parse(
+    outcome.message.slice(at + MARK.length).split('\n')[0]!,
+  ) as [number, string, string, boolean, boolean];
   const s = inputs[i]!;
   const input = s.args.map((a) => JSON.stringify(a)).join(', ');
   const call = `${s.fn}(${input})`;
-  const test = threw
-    ? `test('${s.fn} rejects ${esc(input)}', () => {\n  expect(() => ${call}).toThrow();\n});`
-    : `test('${s.fn}(${esc(input)})', () => {\n  expect(${call}).toEqual(${reference});\n});`;
+  // Both threw, with other messages: the test pins the reference's message (a bare toThrow() passes the mutant too).
+  const expectation = !threw
+    ? `expect(${call}).toEqual(${reference});`
+    : mutantThrew
+      ? `expect(() => ${call}).toThrow(${JSON.stringify(reference.slice('throws '.length))});`
+      : `expect(() => ${call}).toThrow();`;
+  const test = `test('${threw ? `${s.fn} rejects ${esc(input)}` : `${s.fn}(${esc(input)})`}', () => {\n  ${expectation}\n});`;
   return { kind: 'found', found: { mutant: mutantId, function: s.fn, input, reference, mutantOutput, test } };
 }
 

@@ -80,21 +80,72 @@ function walk(node: unknown, visit: (n: AnyNode) => void): void {
   }
 }
 
-/** Every call `f(<literals>)` of a name the tests import, once per distinct argument list. */
+/** Names bound by `const { a, b: c } = require('./x')` (CommonJS tests), beside the ES imports importedNames reads. */
+function requiredNames(tree: AnyNode | null): string[] {
+  const out: string[] = [];
+  walk(tree, (n) => {
+    const init = n.init as AnyNode | undefined;
+    const id = n.id as AnyNode | undefined;
+    if (n.type !== 'VariableDeclarator' || init?.type !== 'CallExpression' || id?.type !== 'ObjectPattern') return;
+    if ((init.callee as AnyNode).type !== 'Identifier' || (init.callee as AnyNode).name !== 'require') return;
+    for (const p of id.properties as AnyNode[]) {
+      const v = p.value as AnyNode | undefined;
+      if (p.type === 'Property' && v?.type === 'Identifier') out.push(v.name as string);
+    }
+  });
+  return out;
+}
+
+/** Every literal a name is bound to in the file (`const grid = [[1, 2]]`, `grid = [[1, 2]]` in a beforeEach). */
+function literalBindings(tree: AnyNode | null): Map<string, Json[]> {
+  const out = new Map<string, Json[]>();
+  walk(tree, (n) => {
+    const [id, value] =
+      n.type === 'VariableDeclarator'
+        ? [n.id as AnyNode, n.init as AnyNode | null]
+        : n.type === 'AssignmentExpression' && n.operator === '='
+          ? [n.left as AnyNode, n.right as AnyNode]
+          : [null, null];
+    if (id?.type !== 'Identifier' || !value) return;
+    const v = literalOf(value);
+    if (v !== NONE) out.set(id.name as string, [...(out.get(id.name as string) ?? []), v]);
+  });
+  return out;
+}
+
+/** An argument's possible values: a literal, or every literal its name is bound to; NONE otherwise. */
+function valuesOf(n: AnyNode, bound: Map<string, Json[]>): Json[] | typeof NONE {
+  if (n.type === 'Identifier') return bound.get(n.name as string) ?? NONE;
+  const v = literalOf(n);
+  return v === NONE ? NONE : [v];
+}
+
+/** Every argument list of every combination of the values each argument may have (a few at most). */
+const combinations = (options: readonly Json[][]): Json[][] =>
+  options.reduce<Json[][]>((acc, vs) => acc.flatMap((a) => vs.slice(0, 4).map((v) => [...a, v])), [[]]);
+
+/**
+ * Every call `f(...)` of a name the tests import whose arguments are literals, or names bound to literals in the
+ * file, once per distinct argument list.
+ */
 export function seedsOf(testSources: readonly string[]): Seed[] {
-  const names = new Set(importedNames(testSources));
+  const trees = testSources.map(parsed);
+  const names = new Set([...importedNames(testSources), ...trees.flatMap(requiredNames)]);
   const seen = new Set<string>();
   const out: Seed[] = [];
-  for (const tree of testSources.map(parsed)) {
+  for (const tree of trees) {
+    const bound = literalBindings(tree);
     walk(tree, (n) => {
       const callee = n.callee as AnyNode | undefined;
       if (n.type !== 'CallExpression' || callee?.type !== 'Identifier' || !names.has(callee.name as string)) return;
-      const args = (n.arguments as AnyNode[]).map(literalOf);
-      if (args.includes(NONE)) return;
-      const key = JSON.stringify([callee.name, args]);
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push({ fn: callee.name as string, args: args as Json[] });
+      const options = (n.arguments as AnyNode[]).map((a) => valuesOf(a, bound));
+      if (options.includes(NONE)) return;
+      for (const args of combinations(options as Json[][])) {
+        const key = JSON.stringify([callee.name, args]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ fn: callee.name as string, args });
+      }
     });
   }
   return out;

@@ -30,10 +30,18 @@ describe('seeds and candidates', () => {
     expect(new Set(a.map((s) => JSON.stringify(s.args))).size).toBe(50);
   });
 
+  it('reads CommonJS requires and names bound to literals (a beforeEach assignment too)', () => {
+    const src = `const { sum } = require('./m');\nlet grid;\nbeforeEach(() => { grid = [[1, 2], [3]]; });\ntest('a', () => { expect(sum(grid)).toBe(6); expect(sum(other)).toBe(0); });\n`;
+    expect(seedsOf([src])).toEqual([{ fn: 'sum', args: [[[1, 2], [3]]] }]);
+  });
+
   it("reads the probe's answer: a disagreement, none, or no answer", () => {
     const inputs = [{ fn: 'isLeap', args: [1900] }];
     expect(
-      searchOf('m-1', inputs, { status: 'failed', message: 'Error: EVIGRADE_DIFF [0,"false","true",false]\n    at x' }),
+      searchOf('m-1', inputs, {
+        status: 'failed',
+        message: 'Error: EVIGRADE_DIFF [0,"false","true",false,false]\n    at x',
+      }),
     ).toEqual({
       kind: 'found',
       found: {
@@ -45,6 +53,14 @@ describe('seeds and candidates', () => {
         test: "test('isLeap(1900)', () => {\n  expect(isLeap(1900)).toEqual(false);\n});",
       },
     });
+    // Both throw, with other messages: the suggested test pins the reference's message.
+    const thrown = searchOf('m-2', inputs, {
+      status: 'failed',
+      message: 'Error: EVIGRADE_DIFF [0,"throws bad year: 1900","throws ",true,true]',
+    });
+    expect(thrown.kind === 'found' && thrown.found.test).toBe(
+      'test(\'isLeap rejects 1900\', () => {\n  expect(() => isLeap(1900)).toThrow("bad year: 1900");\n});',
+    );
     expect(searchOf('m-1', inputs, { status: 'passed', message: '' })).toEqual({ kind: 'none' });
     expect(searchOf('m-1', inputs, { status: 'timeout', message: 'Exceeded timeout' })).toEqual({
       kind: 'unknown',
