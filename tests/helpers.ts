@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pino from 'pino';
@@ -110,6 +111,19 @@ export function gradeLocally(
     now: ports.now,
     tools: ports.tools,
   });
+}
+
+/**
+ * Real Jest's verdict per test for `files` (a CommonJS test file and what it requires), from Jest's own `expect` and
+ * jest-mock run plainly in Node (tests/fakes/plain-jest.cjs): the other side of an agreement test, never written down.
+ */
+export function plainJest(testFile: string, files: Record<string, string>): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'plain-jest-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const out = execFileSync(process.execPath, [join(ROOT, 'tests', 'fakes', 'plain-jest.cjs'), dir, testFile], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as Record<string, string>;
 }
 
 /** Status per test name, the shape most assertions compare as a whole object. */
