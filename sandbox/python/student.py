@@ -36,14 +36,31 @@ UNARY = {
 PLAIN_BASES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 
 
+# Characters of one request's output also written, as they are printed, to the process's own stdout or stderr (a pipe
+# the test process reads only when this process is stopped: a test stopped at its limit keeps what it printed first).
+MIRROR_CHARS = 4096
+
+
 class Capture(io.TextIOBase):
     """What the submission prints during one request, up to a cap (beyond it, the rest is dropped and noted)."""
 
-    def __init__(self, cap):
+    def __init__(self, cap, mirror_fd=None):
         self.parts = []
         self.size = 0
         self.cap = cap
         self.over = False
+        self.mirror_fd = mirror_fd
+        self.mirrored = 0
+
+    def mirror(self, s):
+        room = MIRROR_CHARS - self.mirrored
+        if self.mirror_fd is None or room <= 0 or not s:
+            return
+        self.mirrored += min(len(s), room)
+        try:
+            os.write(self.mirror_fd, s[:room].encode('utf-8', 'replace'))
+        except OSError:  # a full or closed pipe: the reply still carries the output
+            self.mirror_fd = None
 
     def writable(self):
         return True
@@ -54,6 +71,7 @@ class Capture(io.TextIOBase):
         room = self.cap - self.size
         if len(s) > room:
             self.over = True
+        self.mirror(s[:max(room, 0)])
         self.parts.append(s[:max(room, 0)])
         self.size += min(len(s), max(room, 0))
         return len(s)
@@ -78,7 +96,7 @@ class Student:
         self.ep.perform = lambda *a: self.captured(base_perform, *a)
 
     def captured(self, perform, *args):
-        out, err = Capture(self.output_cap), Capture(self.output_cap)
+        out, err = Capture(self.output_cap, 1), Capture(self.output_cap, 2)
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err
         try:
@@ -93,6 +111,8 @@ class Student:
     def serve(self, op, target, name, args, kwargs):
         if op == 'import':
             return self.import_module(name)
+        if op == 'coverage' and COVERAGE[0] is not None:
+            return COVERAGE[0].report(ROOT[0])
         if op == 'call':
             return target(*args, **kwargs)
         if op == 'get':
@@ -224,6 +244,66 @@ class Student:
 
 ATTRS_MAX = 32  # an exception's attributes that cross with it
 ROOT = ['/']  # the submission's folder (main sets it)
+COVERAGE = [None]  # a rubric audit's reference run: the line tracer (main installs it)
+
+
+class LineTracer:
+    """The lines of the submission's files that ran (a rubric audit's reference run only, trusted code): line events
+    of frames whose code comes from a file under the submission's folder; every other frame is not traced."""
+
+    def __init__(self, root):
+        self.prefix = root + '/'
+        self.hits = {}
+
+    def install(self):
+        import threading
+        sys.settrace(self.on_call)
+        threading.settrace(self.on_call)
+
+    def on_call(self, frame, event, arg):
+        name = frame.f_code.co_filename
+        if not name.startswith(self.prefix):
+            return None
+        lines = self.hits.setdefault(name, set())
+
+        def on_line(frame, event, arg):
+            if event == 'line':
+                lines.add(frame.f_lineno)
+            return on_line
+        return on_line
+
+    def report(self, root):
+        """Per .py file under the folder: its lines that start a statement (line starts of its code objects, as
+        the interpreter numbers them) and those that ran."""
+        files = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != '__pycache__')
+            for n in sorted(names):
+                if not n.endswith('.py'):
+                    continue
+                path = os.path.join(folder, n)
+                executable = statement_lines(path)
+                if executable is None:
+                    continue
+                hit = sorted(self.hits.get(path, set()) & executable)
+                files.append({'file': path[len(root) + 1:], 'executable': sorted(executable), 'hit': hit, 'exact': True})
+        return files
+
+
+def statement_lines(path):
+    import dis
+    try:
+        with open(path, encoding='utf-8') as f:
+            code = compile(f.read(), path, 'exec')
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    lines, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        lines.update(line for _, line in dis.findlinestarts(c) if line is not None and line > 0)
+        todo.extend(k for k in c.co_consts if hasattr(k, 'co_code'))
+    # A function's first line start is its `def` (RESUME); the def line itself runs in the enclosing code.
+    return lines
 
 
 def load_failure(e):
@@ -320,11 +400,19 @@ class TestObject(Remote):
 def main():
     root, rfd, wfd, memory, output_cap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     os.set_blocking(int(sys.argv[6]), False)  # a full pipe drops an attempt line rather than stopping the code
+    for fd in (1, 2):  # the mirrors of its output (Capture): a full pipe drops the mirror, never stops the code
+        try:
+            os.set_blocking(fd, False)
+        except OSError:
+            pass
     watch_attempts(root, int(sys.argv[6]))
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sys.path.insert(0, root)
     ROOT[0] = root
+    if len(sys.argv) > 7 and sys.argv[7] == 'coverage':
+        COVERAGE[0] = LineTracer(root)
+        COVERAGE[0].install()
     sys.path.remove(HERE)
     sys.set_int_max_str_digits(0)
     student = Student(Pipe(rfd, wfd), output_cap)

@@ -12,7 +12,14 @@ export const FRAME_DATA = {
     tests: z.array(z.object({ index: z.number().int().nonnegative(), path: z.array(z.string()) })),
     error: z.string().nullable(),
   }),
-  start: z.object(testRef),
+  /** A test begins; with its own limit and the most its hooks and body may take (the grader's watch, test-watch.ts). */
+  start: z.object({
+    ...testRef,
+    timeoutMs: z.number().positive().optional(),
+    budgetMs: z.number().positive().optional(),
+  }),
+  /** What the running test printed, as it printed it (bounded per test by the harness; `truncated` once cut). */
+  output: z.object({ ...testRef, stream: z.enum(['stdout', 'stderr']), text: z.string(), truncated: z.boolean() }),
   result: z.object({
     ...testRef,
     path: z.array(z.string()),
@@ -31,6 +38,22 @@ export const FRAME_DATA = {
     message: z.string(),
   }),
   fatal: z.object({ message: z.string() }),
+  /**
+   * A rubric audit's reference run only (payload.coverage): per submission file, the lines a statement starts on and
+   * those some hidden test ran; `exact` false when the harness could not map the file's ranges to its lines.
+   */
+  coverage: z.object({
+    files: z.array(
+      z.object({
+        file: z.string(),
+        executable: z.array(z.number().int().positive()),
+        hit: z.array(z.number().int().positive()),
+        exact: z.boolean(),
+      }),
+    ),
+    /** Why nothing was measured (the harness could not start V8's coverage). */
+    error: z.string().optional(),
+  }),
   done: z.object({ files: z.number().int().nonnegative() }),
 } as const;
 

@@ -32,6 +32,8 @@ export interface HarnessPayload {
   readonly stubNames: readonly string[];
   /** Jest's default per-test timeout unless the rubric changes it. */
   readonly testTimeoutMs: number;
+  /** The rubric's own limit for particular tests (`test_limits`), per file and index: it overrides a test's timeout. */
+  readonly testTimeouts?: Readonly<Record<string, Readonly<Record<number, number>>>>;
   /** Output the harness lets through before failing the running test. */
   readonly outputBytes: number;
   /** Node built-ins the rubric grants beyond the harness's default set. */
@@ -40,6 +42,8 @@ export interface HarnessPayload {
   readonly memoryBytes?: number;
   /** A rubric audit's mutant run: the tests after the first one that does not pass are not run (no frame). */
   readonly stopAtFirstFailure?: boolean;
+  /** A rubric audit's reference run: the harness measures line coverage of the submission's files (a `coverage` frame). */
+  readonly coverage?: boolean;
 }
 
 export interface SandboxJob {
@@ -47,6 +51,13 @@ export interface SandboxJob {
   readonly files: readonly SubmissionFile[];
   readonly payload: HarnessPayload;
   readonly limits: Limits;
+}
+
+/** A test stopped from outside the job, and the limit (its own) it ran past. */
+export interface TestTimeout {
+  readonly file: string;
+  readonly index: number;
+  readonly limitMs: number;
 }
 
 export interface Frame {
@@ -63,6 +74,8 @@ export interface RawRun {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /** The test the grader stopped from outside at its own limit (adapters/sandbox/test-watch.ts); absent or null if none. */
+  readonly testTimeout?: TestTimeout | null;
   readonly outputLimitHit: boolean;
   readonly memoryLimitHit: boolean;
   readonly pidsLimitHit: boolean;

@@ -10,6 +10,7 @@ import { createFrameParser } from './frames.js';
 import { harnessSnapshotFor } from './harness-snapshot.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
+import { watchTests } from './test-watch.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import type { Runtime } from '../../domain/languages.js';
@@ -70,6 +71,15 @@ export const JOB_PERMISSIONS: readonly string[] = [
   '--disable-warning=ExperimentalWarning',
 ];
 
+/**
+ * The permission flags of a job. A rubric audit's coverage run of the instructor's reference (payload.coverage, set
+ * only by audit/coverage.ts, never for a submission) runs without them: Node 20's permission model refuses the
+ * inspector outright, and V8's coverage is read through it. The sandbox (namespaces, read-only root, no network,
+ * cgroup limits) stays the boundary; the code is the rubric's own.
+ */
+export const jobPermissions = (job: Pick<SandboxJob, 'payload'>): readonly string[] =>
+  job.payload.coverage === true ? [] : JOB_PERMISSIONS;
+
 /** The harness's argv inside the job's root. Python: isolated mode (no environment, no user site, no script dir on the path), no bytecode written. */
 export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SANDBOX_PY_HARNESS];
 
@@ -79,10 +89,10 @@ export async function programOf(job: SandboxJob, rootfs: string, def: Pick<Backe
   // From the start-up snapshot when one could be made here (and the job sees the paths it names), else from
   // boot.cjs through its code cache.
   const snapshot = def.hostPaths ? null : await harnessSnapshotFor(rootfs, args);
-  if (snapshot) return [SANDBOX_NODE, ...args, ...JOB_PERMISSIONS, '--snapshot-blob', snapshot];
+  if (snapshot) return [SANDBOX_NODE, ...args, ...jobPermissions(job), '--snapshot-blob', snapshot];
   const cache = await codeCacheFor(rootfs, args);
   // The unsafe backend's job sees host paths (and no isolation at all): the permission paths would not match.
-  const permissions = def.hostPaths ? [] : JOB_PERMISSIONS;
+  const permissions = def.hostPaths ? [] : jobPermissions(job);
   return [SANDBOX_NODE, ...args, ...permissions, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
 }
 
@@ -139,7 +149,9 @@ interface Capture {
 
 function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null, abort?: AbortSignal): Promise<RawRun> {
   const key = randomBytes(32).toString('hex');
-  const parser = createFrameParser(key);
+  // Each test's own limit, from outside (a loop that never yields cannot be stopped from inside the job).
+  const tests = watchTests(() => child.pid ?? null, () => kill());
+  const parser = createFrameParser(key, tests.onFrame);
   const started = performance.now();
   const cap = job.limits.output_kb * 1024;
   // The harness enforces the cap in job time; this backstop (for writes that
@@ -230,6 +242,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
   return new Promise((resolve, reject) => {
     child.on('error', (err) => {
       clock.stop();
+      tests.stop();
       abort?.removeEventListener('abort', interrupt);
       reject(new EvigradeError('SANDBOX_FAILED', `could not start the sandbox (${cmd.file}): ${err.message}`));
     });
@@ -252,6 +265,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
         exitCode: code,
         signal,
         timedOut,
+        testTimeout: tests.expired(),
         outputLimitHit,
         memoryLimitHit,
         pidsLimitHit,
@@ -262,6 +276,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     };
     child.on('exit', (code, signal) => {
       clock.stop();
+      tests.stop();
       abort?.removeEventListener('abort', interrupt);
       exitInfo = { code, signal };
       // Anything the job left behind (daemons holding our pipes) dies with it;
