@@ -9,6 +9,7 @@
 // submission does not decide that its test is not run).
 import { describe, expect, it } from 'vitest';
 import { flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+import { gradeOverHttp } from './http-grade.js';
 
 const TESTS = `import json, statistics, pytest
 from dataclasses import FrozenInstanceError
@@ -136,5 +137,19 @@ describe.each(backends.map((b) => b.id))('exceptions the submission raises (%s)'
   it("pytest's control flow raised by the submission, real or posing, fails the test and never skips it", async () => {
     const r = await gradeInline(backend, rubric(CONTROL_TESTS), { 'solution.py': CONTROL });
     expect([statuses(r), flagCodes(r)]).toEqual([named(CONTROL_TESTS, 'failed'), []]);
+  });
+});
+
+describe('exceptions the submission raises, over POST /grade', () => {
+  it.skipIf(backends.length === 0)('honest exceptions pass and control flow fails, as on the backends', async () => {
+    const spec = { language: 'python', limits: { timeout_ms: 30_000 } };
+    const honest = await gradeOverHttp({ 'solution_test.py': TESTS }, { 'solution.py': HONEST }, spec);
+    const control = await gradeOverHttp({ 'solution_test.py': CONTROL_TESTS }, { 'solution.py': CONTROL }, spec);
+    expect([statuses(honest), flagCodes(honest), statuses(control), flagCodes(control)]).toEqual([
+      named(TESTS, 'passed'),
+      [],
+      named(CONTROL_TESTS, 'failed'),
+      [],
+    ]);
   });
 });

@@ -4,6 +4,7 @@
 // no crash is recorded, on every isolating backend.
 import { describe, expect, it } from 'vitest';
 import { eventKinds, flagCodes, gradeInline, inlineRubric, isolatingBackends, statuses } from '../helpers.js';
+import { gradeOverHttp } from './http-grade.js';
 
 const TESTS = {
   'revoked.test.js': `const s = require('./solution');
@@ -21,14 +22,27 @@ exports.later = (done) => setTimeout(() => done(revoked()), 1);
 exports.ok = () => 1;
 `;
 
+const EXPECTED = [
+  { thrown: 'failed', rejected: 'failed', returned: 'failed', done: 'failed', honest: 'passed' },
+  [],
+  [],
+];
+const outcome = (r: Awaited<ReturnType<typeof gradeInline>>) => [
+  statuses(r),
+  flagCodes(r),
+  eventKinds(r).filter((e) => e === 'crash' || e === 'resumed'),
+];
+
 const backends = (await isolatingBackends()).filter((b) => b.ok);
 describe.each(backends.map((b) => b.id))('a revoked Proxy as what a test failed with (%s)', (backend) => {
   it('fails each such test, runs the rest, and records no crash', async () => {
     const r = await gradeInline(backend, inlineRubric(TESTS), { 'solution.js': SOLUTION });
-    expect([statuses(r), flagCodes(r), eventKinds(r).filter((e) => e === 'crash' || e === 'resumed')]).toEqual([
-      { thrown: 'failed', rejected: 'failed', returned: 'failed', done: 'failed', honest: 'passed' },
-      [],
-      [],
-    ]);
+    expect(outcome(r)).toEqual(EXPECTED);
+  });
+});
+
+describe('a revoked Proxy as what a test failed with, over POST /grade', () => {
+  it.skipIf(backends.length === 0)('fails each such test, runs the rest, and records no crash', async () => {
+    expect(outcome(await gradeOverHttp(TESTS, { 'solution.js': SOLUTION }))).toEqual(EXPECTED);
   });
 });
