@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { EvigradeError } from '../../domain/errors.js';
+import type { Limits } from '../../domain/rubric.js';
+import { SANDBOX_PYTHON } from './python-rootfs.js';
+
+// The grader's side of the Python fork server (sandbox/python/forkserver.py, docs/python-harness.md "Fork server"):
+// templates that have imported pytest and the harness, one per job in flight, each forking one child per job into
+// that job's own bubblewrap sandbox. A template is used for one job at a time; one that dies, says anything outside
+// the protocol, or is closed is killed and forgotten — never handed another job — and the next job starts a new one.
+
+/** The fork server's program inside the Python root. */
+export const FORK_SERVER = [SANDBOX_PYTHON, '-I', '-B', '/evigrade/py/forkserver.py'];
+/** What keeps a job's bwrap sandbox open for the forked child to join (no site: a small start). */
+export const HOLDER_PROGRAM = [SANDBOX_PYTHON, '-I', '-S', '/evigrade/py/hold.py'];
+
+/** How the job's process ended (from the template, which reaps it). */
+export interface ForkExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface ForkedJob {
+  /** Host pid of the job's tree root (the joining process; the job's test process is its child). */
+  readonly pid: number;
+  readonly exit: Promise<ForkExit>;
+}
+
+export interface PythonForks {
+  /** Forks a job into the sandbox whose holder has host pid `holder`. */
+  fork(holder: number, limits: Limits): Promise<ForkedJob>;
+  close(): void;
+}
+
+interface Template {
+  readonly proc: ChildProcess;
+  /** The next line the template says, or null once it is gone. */
+  next(): Promise<string | null>;
+  dead: boolean;
+}
+
+const SIGNALS: Record<number, NodeJS.Signals> = { 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+
+/** A wait status as waitpid(2) gives it. */
+export function decodeStatus(status: number): ForkExit {
+  const sig = status & 0x7f;
+  if (sig === 0) return { code: (status >> 8) & 0xff, signal: null };
+  return { code: null, signal: SIGNALS[sig] ?? 'SIGKILL' };
+}
+
+function startTemplate(rootfs: string): Template {
+  // The template's own sandbox: the Python root as its read-only root, no network, its own mount/ipc/uts; the host's
+  // pid namespace (joining a job's pid namespace needs an ancestor) and uid 0, whose every capability it drops first.
+  const proc = spawn('unshare', ['--mount', '--net', '--ipc', '--uts', `--root=${rootfs}`, '--wd=/', '--', ...FORK_SERVER], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: '/usr/bin:/bin' },
+  });
+  const lines: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  const t: Template = {
+    proc,
+    dead: false,
+    next: () => (lines.length ? Promise.resolve(lines.shift() as string) : t.dead ? Promise.resolve(null) : new Promise((r) => waiting.push(r))),
+  };
+  const rl = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
+  rl.on('line', (line) => {
+    const w = waiting.shift();
+    if (w) w(line);
+    else lines.push(line);
+  });
+  const gone = (): void => {
+    t.dead = true;
+    for (const w of waiting.splice(0)) w(null);
+  };
+  proc.on('exit', gone);
+  proc.on('error', gone);
+  proc.stderr?.resume(); // its tracebacks, if any, are not evidence about a student
+  proc.stdin?.on('error', () => undefined);
+  return t;
+}
+
+function kill(t: Template): void {
+  t.dead = true;
+  try {
+    t.proc.kill('SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+const failure = (why: string): EvigradeError => new EvigradeError('SANDBOX_FAILED', `the Python fork server ${why}`);
+
+export function createPythonForks(rootfs: () => Promise<string>): PythonForks {
+  const idle: Template[] = [];
+  const all = new Set<Template>();
+  let closed = false;
+
+  const acquire = async (): Promise<Template> => {
+    for (let t = idle.pop(); t; t = idle.pop()) if (!t.dead) return t;
+    const t = startTemplate(await rootfs());
+    all.add(t);
+    t.proc.on('exit', () => all.delete(t));
+    if ((await t.next()) !== 'ready') {
+      kill(t);
+      throw failure('did not start');
+    }
+    return t;
+  };
+
+  return {
+    async fork(holder, limits) {
+      if (closed) throw failure('is closed');
+      const t = await acquire();
+      const request = { holder, limits: { nofile: limits.open_files, fsize: limits.file_size_kb * 1024 } };
+      t.proc.stdin?.write(`${JSON.stringify(request)}\n`);
+      const forked = /^forked (\d+)$/.exec((await t.next()) ?? '');
+      if (!forked) {
+        kill(t);
+        throw failure('did not fork the job');
+      }
+      const exit = t.next().then((line) => {
+        const m = /^exit (\d+)$/.exec(line ?? '');
+        if (!m) {
+          kill(t);
+          return { code: null, signal: 'SIGKILL' as const };
+        }
+        if (!closed && !t.dead) idle.push(t);
+        return decodeStatus(Number(m[1]));
+      });
+      return { pid: Number(forked[1]), exit };
+    },
+    close() {
+      closed = true;
+      for (const t of all) kill(t);
+      idle.length = 0;
+    },
+  };
+}
