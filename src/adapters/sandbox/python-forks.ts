@@ -90,6 +90,24 @@ function kill(t: Template): void {
 
 const failure = (why: string): EvigradeError => new EvigradeError('SANDBOX_FAILED', `the Python fork server ${why}`);
 
+/** One job on one template: null when it did not fork (the template is then not to be used again). */
+async function forkOn(t: Template, holder: number, limits: Limits, done: (t: Template) => void = () => undefined): Promise<ForkedJob | null> {
+  const request = { holder, limits: { nofile: limits.open_files, fsize: limits.file_size_kb * 1024 } };
+  t.proc.stdin?.write(`${JSON.stringify(request)}\n`);
+  const forked = /^forked (\d+)$/.exec((await t.next()) ?? '');
+  if (!forked) return null;
+  const exit = t.next().then((line) => {
+    const m = /^exit (\d+)$/.exec(line ?? '');
+    if (!m) {
+      kill(t);
+      return { code: null, signal: 'SIGKILL' as const };
+    }
+    done(t);
+    return decodeStatus(Number(m[1]));
+  });
+  return { pid: Number(forked[1]), exit };
+}
+
 export function createPythonForks(rootfs: () => Promise<string>): PythonForks {
   const idle: Template[] = [];
   const all = new Set<Template>();
@@ -109,25 +127,17 @@ export function createPythonForks(rootfs: () => Promise<string>): PythonForks {
 
   return {
     async fork(holder, limits) {
-      if (closed) throw failure('is closed');
-      const t = await acquire();
-      const request = { holder, limits: { nofile: limits.open_files, fsize: limits.file_size_kb * 1024 } };
-      t.proc.stdin?.write(`${JSON.stringify(request)}\n`);
-      const forked = /^forked (\d+)$/.exec((await t.next()) ?? '');
-      if (!forked) {
+      // A template that died while idle fails before it forks anything: the job goes to a new one (once).
+      for (let attempt = 0; ; attempt++) {
+        if (closed) throw failure('is closed');
+        const t = await acquire();
+        const job = await forkOn(t, holder, limits, (free) => {
+          if (!closed && !free.dead) idle.push(free);
+        });
+        if (job) return job;
         kill(t);
-        throw failure('did not fork the job');
+        if (attempt > 0) throw failure('did not fork the job');
       }
-      const exit = t.next().then((line) => {
-        const m = /^exit (\d+)$/.exec(line ?? '');
-        if (!m) {
-          kill(t);
-          return { code: null, signal: 'SIGKILL' as const };
-        }
-        if (!closed && !t.dead) idle.push(t);
-        return decodeStatus(Number(m[1]));
-      });
-      return { pid: Number(forked[1]), exit };
     },
     close() {
       closed = true;
