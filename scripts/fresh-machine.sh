@@ -14,7 +14,8 @@
 #   is fully visible; bubblewrap's own --proc covers /proc/sys and the like, so it would not be),
 #   /dev (bind: the sandbox needs /dev/null, /dev/urandom, ptys),
 #   /sys with /sys/fs/cgroup (bind, read-write: the sandbox puts each job in a pids/memory cgroup),
-#   tmpfs on /tmp and /dev/shm (Postgres needs shared memory), /etc/resolv.conf (apt and npm reach the network).
+#   tmpfs on /tmp and /dev/shm, world-writable and sticky as on any Debian machine (apt's _apt user and
+#   Postgres's own user write there; Postgres needs shared memory), /etc/resolv.conf (apt and npm reach the network).
 # Docker is not installed there, so the Docker tests skip (as they do on any machine without an engine).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,7 +44,7 @@ run_step() {
   read -r -a argv <<<"$cmd"
   [ -f "$root/etc/ssl/host-network-ca.pem" ] && env+=(--setenv NODE_EXTRA_CA_CERTS /etc/ssl/host-network-ca.pem)
   set +e
-  bwrap --bind "$root" / --dev-bind /dev /dev --tmpfs /dev/shm --bind /proc /proc --bind /sys /sys --tmpfs /tmp \
+  bwrap --bind "$root" / --dev-bind /dev /dev --perms 1777 --tmpfs /dev/shm --bind /proc /proc --bind /sys /sys --perms 1777 --tmpfs /tmp \
     --unshare-ipc --unshare-uts --hostname fresh-debian --die-with-parent --clearenv "${env[@]}" \
     --chdir /root/evigrade -- "${argv[@]}" </dev/null 2>&1 | tee "$root/root/command-$n.log"
   local rc=${PIPESTATUS[0]}

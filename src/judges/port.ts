@@ -6,6 +6,7 @@ import type { DeterministicReport } from '../domain/report.js';
 import type { Rubric } from '../domain/rubric.js';
 import type { Submission } from '../domain/submission.js';
 import { detectInjection } from '../stages/judge/injection.js';
+import { shownFile } from '../stages/judge/shown.js';
 import { skippedJudgement, type Judgement } from '../stages/judge/judgement.js';
 import { buildPrompt } from '../stages/judge/prompt.js';
 import { createLimiter, type Pace } from '../util/limiter.js';
@@ -84,14 +85,15 @@ export function createJudgePort(setup: JudgeSetup): JudgePort {
     },
     async judge(report, sub, rubric) {
       // Found on every submission, judge or not: text addressed to the grader is evidence for the instructor.
-      const injection = detectInjection(sub.files);
+      const shown = sub.files.map(shownFile);
+      const injection = detectInjection(shown);
       if (setup.disabled) return skippedJudgement(setup.disabled, injection);
       if (report.status !== 'graded')
         return skippedJudgement(`the submission was not graded (${report.status})`, injection);
       const chain = chainFor(rubric);
       if (chain.judges.length === 0) return skippedJudgement(skipReason(chain), injection);
       await loadInferenceClient();
-      const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, sub.files, injection);
+      const prompt = buildPrompt(rubric, report.scores.deterministic, report.evidence.items, shown, injection);
       const deps: ChainDeps = {
         judges: chain.judges,
         cache,

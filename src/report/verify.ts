@@ -3,6 +3,7 @@ import { complexityFromEvidence, styleFromEvidence } from '../stages/analysis/an
 import { auditJudge } from '../stages/judge/audit.js';
 import { blend } from '../stages/judge/blend.js';
 import { detectInjection } from '../stages/judge/injection.js';
+import { shownFile } from '../stages/judge/shown.js';
 import { scoreItems } from '../stages/judge/items.js';
 import { injectionFlags } from '../stages/judge/judgement.js';
 import { itemContextOf, overridesIn } from '../stages/judge/overrides.js';
@@ -101,7 +102,7 @@ function checkBlend(r: Report, out: Difference[]): void {
       : [];
   const texts = r.submission.files.every((f) => f.text !== undefined);
   if (texts && r.status === 'graded') {
-    const files = r.submission.files.map((f) => ({ path: f.path, content: f.text ?? '' }));
+    const files = r.submission.files.map((f) => shownFile({ path: f.path, content: f.text ?? '' }));
     judgeFlags.push(...injectionFlags(detectInjection(files)).map((f) => f.code));
   }
   const reported = r.flags.filter((f) => blocks(f.code)).map((f) => f.code);

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { RubricSchema } from '../../src/domain/rubric.js';
 import { detectInjection } from '../../src/stages/judge/injection.js';
 import { decideItems, itemPoints } from '../../src/stages/judge/items.js';
-import { checkQuote, shownFile } from '../../src/stages/judge/quotes.js';
+import { checkQuote } from '../../src/stages/judge/quotes.js';
+import { shownFile } from '../../src/stages/judge/shown.js';
 
 const JS = [
   '// a comment the judge never sees',
@@ -111,7 +112,7 @@ describe('the quote check', () => {
 
 describe('the injection detector', () => {
   const at = (content: string, path = 'solution.js') =>
-    detectInjection([{ path, content }]).map((f) => `${f.line} ${f.kind}: ${f.text}`);
+    detectInjection([shownFile({ path, content })]).map((f) => `${f.line} ${f.kind}: ${f.text}`);
 
   it.each([
     [
@@ -177,7 +178,9 @@ describe('the injection detector', () => {
     const honest = roots.flatMap(walk).filter((p) => !/inject/i.test(p));
     expect(honest.length).toBeGreaterThan(150);
     const found = honest.flatMap((p) =>
-      detectInjection([{ path: p, content: readFileSync(p, 'utf8') }]).map((f) => `${f.file}:${f.line} ${f.text}`),
+      detectInjection([shownFile({ path: p, content: readFileSync(p, 'utf8') })]).map(
+        (f) => `${f.file}:${f.line} ${f.text}`,
+      ),
     );
     expect(found).toEqual([]);
   });

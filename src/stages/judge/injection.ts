@@ -4,9 +4,7 @@
 // a forged `SUBMISSION>>>` fence. Detection is deterministic and runs on every submission (judge or not): the
 // finding is evidence for the instructor, and the LLM's weight is 0 for that submission whatever a model
 // makes of it. Models are known to obey such text; no defence inside the model is relied on.
-import type { SubmissionFile } from '../../domain/submission.js';
-import { pythonTrivia, stripPython } from '../analysis/python-source.js';
-import { jsStringRanges, stripComments } from '../analysis/strip-comments.js';
+import { lineOf, type ShownFile } from './shown.js';
 
 export interface InjectionFinding {
   readonly file: string;
@@ -86,31 +84,12 @@ function pieces(code: string, strings: readonly Span[]): Piece[] {
   return out;
 }
 
-/** The line of an offset, by binary search over the lines' starts (a file of many lines stays linear overall). */
-function lineFinder(code: string): (offset: number) => number {
-  const starts = [0];
-  for (const m of code.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}
-
 /** Every address to the grader in the code the judge would see (comments and docstrings already gone). */
-export function detectInjection(files: readonly Pick<SubmissionFile, 'path' | 'content'>[]): InjectionFinding[] {
+export function detectInjection(files: readonly ShownFile[]): InjectionFinding[] {
   const found: InjectionFinding[] = [];
   for (const f of files) {
-    const py = f.path.endsWith('.py');
-    const shown = py ? stripPython(f.content) : stripComments(f.content);
-    const strings = py ? pythonTrivia(shown).strings : jsStringRanges(shown);
-    const lineOf = lineFinder(shown);
-    for (const { span, literal } of pieces(shown, strings)) {
+    const shown = f.text;
+    for (const { span, literal } of pieces(shown, f.strings)) {
       const [s, e] = span;
       // Fences and role markers are read in the raw text too: their punctuation is the point.
       const raw = shown.slice(s, e);
@@ -119,7 +98,7 @@ export function detectInjection(files: readonly Pick<SubmissionFile, 'path' | 'c
         if (kind === 'fence' && !literal) continue;
         const m = CLASSES[kind].exec(said) ?? (kind === 'fence' ? CLASSES.fence.exec(raw.toLowerCase()) : null);
         if (!m || (!literal && CODE_ORDINARY.test(m[0]))) continue;
-        found.push({ file: f.path, line: lineOf(s + leadingSpace(raw)), kind, text: m[0].slice(0, 120) });
+        found.push({ file: f.path, line: lineOf(f, s + leadingSpace(raw)), kind, text: m[0].slice(0, 120) });
       }
     }
   }

@@ -6,7 +6,8 @@ import { CRITERIA, type Criterion, type JudgeOutput, type Stability } from '../.
 import type { Flag } from '../../domain/report.js';
 import type { Criteria } from '../../domain/rubric.js';
 import { round2 } from '../../util/round.js';
-import { checkQuote, shownFile, type ShownFile } from './quotes.js';
+import { checkQuote } from './quotes.js';
+import { shownFile, type ShownFile } from './shown.js';
 
 export interface ItemInputs {
   readonly items: readonly RubricItem[];

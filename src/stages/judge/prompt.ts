@@ -2,13 +2,10 @@ import { z } from 'zod';
 import { ItemAnswerSchema, JudgeOutputSchema } from '../../domain/judge.js';
 import type { DeterministicScores, EvidenceItem } from '../../domain/report.js';
 import type { Rubric } from '../../domain/rubric.js';
-import type { SubmissionFile } from '../../domain/submission.js';
 import { hiddenChars } from '../../domain/text.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
-import { stripPython } from '../analysis/python-source.js';
-import { stripComments } from '../analysis/strip-comments.js';
 import type { InjectionFinding } from './injection.js';
-import { numberedLines } from './quotes.js';
+import { numberedLines, type ShownFile } from './shown.js';
 
 /** Bumped whenever the wording or layout changes: it is part of every cache key and report. */
 export const PROMPT_VERSION = 'evigrade-judge-v1';
@@ -81,12 +78,11 @@ export function promptEvidence(items: readonly EvidenceItem[]): unknown[] {
   });
 }
 
-function submissionBlock(files: readonly SubmissionFile[], numbered: boolean): string {
+function submissionBlock(files: readonly ShownFile[], numbered: boolean): string {
   let budget = CODE_CAP_CHARS;
   const parts: string[] = [];
   for (const f of files) {
-    const stripped = f.path.endsWith('.py') ? stripPython(f.content) : stripComments(f.content);
-    const code = neutralise(numbered ? numberedLines(stripped) : stripped);
+    const code = neutralise(numbered ? numberedLines(f) : f.text);
     const shown =
       code.length > budget
         ? `${code.slice(0, Math.max(0, budget))}\n… [truncated: ${code.length - budget} more characters]`
@@ -128,7 +124,7 @@ export function buildPrompt(
   rubric: Rubric,
   det: DeterministicScores,
   items: readonly EvidenceItem[],
-  files: readonly SubmissionFile[],
+  files: readonly ShownFile[],
   injection: readonly InjectionFinding[] = [],
 ): JudgePrompt {
   const maxAdj = rubric.spec.blend.max_adjustment;

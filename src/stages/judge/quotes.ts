@@ -3,34 +3,9 @@
 // as one space; the judge may copy our `12| ` line prefixes along. A quote that lies wholly inside string
 // literals shows what the program says, never what it does: it cannot support an item about behaviour.
 import type { CodeQuote, Quote } from '../../domain/judge.js';
-import type { SubmissionFile } from '../../domain/submission.js';
-import { pythonTrivia, stripPython } from '../analysis/python-source.js';
-import { jsStringRanges, stripComments } from '../analysis/strip-comments.js';
+import type { ShownFile } from './shown.js';
 
 type Span = readonly [start: number, end: number];
-
-/** A file as the judge saw it: comment-stripped text, its lines' offsets, and where its string literals are. */
-export interface ShownFile {
-  readonly path: string;
-  readonly text: string;
-  readonly lineStarts: readonly number[];
-  readonly strings: readonly Span[];
-}
-
-export function shownFile(f: Pick<SubmissionFile, 'path' | 'content'>): ShownFile {
-  const py = f.path.endsWith('.py');
-  const text = py ? stripPython(f.content) : stripComments(f.content);
-  const lineStarts = [0];
-  for (const m of text.matchAll(/\r\n|\r|\n/g)) lineStarts.push(m.index + m[0].length);
-  return { path: f.path, text, lineStarts, strings: py ? pythonTrivia(text).strings : jsStringRanges(text) };
-}
-
-/** What the prompt prints for a file: each line numbered, so quotes can name their lines. */
-export const numberedLines = (text: string): string =>
-  text
-    .split(/\r\n|\r|\n/)
-    .map((l, i) => `${String(i + 1).padStart(4)}| ${l}`)
-    .join('\n');
 
 export type QuoteCheck = { ok: true } | { ok: false; reason: string };
 
