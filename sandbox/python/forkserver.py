@@ -12,7 +12,8 @@
 # identical for every job: nothing of a previous job ever existed in this process.
 #
 # This process runs as the grader's uid 0 in the host's pid namespace (setns into a pid namespace needs its
-# ancestor) but with no capability at all, no network, a read-only root (the Python root) and no new privileges: it
+# ancestor) but with no capability at all (bwrap leaves it CAP_SETGID and CAP_SETPCAP, dropped here first), no
+# network, a read-only root (the Python root, bound by its own bwrap) and no new privileges: it
 # may join a bwrap sandbox only because the kernel grants the creator of a user namespace (root) every capability
 # inside it, not outside.
 import ctypes

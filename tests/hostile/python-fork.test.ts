@@ -151,15 +151,17 @@ const grade = (sandbox: Sandbox, rubric: Rubric, expected: readonly ExpectedTest
     maxResumes: 2,
   });
 
-/** The fork server templates this process started (their command line names forkserver.py). */
+/** The fork server templates this process started (python running forkserver.py under a bwrap this process spawned). */
 function templates(): number[] {
+  const parentOf = (pid: string): number => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  };
   const out: number[] = [];
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('forkserver.py'))
-        out.push(Number(name));
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('forkserver.py')) continue;
+      if (parentOf(String(parentOf(name))) === process.pid) out.push(Number(name));
     } catch {
       // gone meanwhile
     }
@@ -219,6 +221,13 @@ describe('Python fork server: templates', () => {
           'CapAmb:\t0000000000000000',
         ]);
         expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+        // Its root is the Python root, read-only (mountinfo: mount point, then its options).
+        const root = readFileSync(`/proc/${first}/mountinfo`, 'utf8')
+          .split('\n')
+          .map((l) => l.split(' '))
+          .filter((f) => f[4] === '/')
+          .map((f) => (f[5] ?? '').split(',')[0]);
+        expect(root).toEqual(['ro']);
         process.kill(first as number, 'SIGKILL');
         expect(statuses(await grade(sandbox, rubric, expected))).toEqual(PASSED);
         const [second, ...others] = templates();

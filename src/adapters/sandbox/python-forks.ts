@@ -49,12 +49,16 @@ export function decodeStatus(status: number): ForkExit {
 }
 
 function startTemplate(rootfs: string): Template {
-  // The template's own sandbox: the Python root as its read-only root, no network, its own mount/ipc/uts; the host's
-  // pid namespace (joining a job's pid namespace needs an ancestor) and uid 0, whose every capability it drops first.
-  const proc = spawn('unshare', ['--mount', '--net', '--ipc', '--uts', `--root=${rootfs}`, '--wd=/', '--', ...FORK_SERVER], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { PATH: '/usr/bin:/bin' },
-  });
+  // The template's own sandbox: bwrap without a user namespace (the template keeps the grader's uid 0, so it may join
+  // the user namespaces root creates for jobs) and without any capability; the Python root read-only as its root, no
+  // network, its own ipc and uts; the host's pid namespace, since a pid namespace can only be joined from an ancestor.
+  // CAP_SETGID and CAP_SETPCAP alone are kept: the template clears its supplementary groups, then drops both from every
+  // set, bounding set included, and checks none is left.
+  const proc = spawn(
+    'bwrap',
+    ['--unshare-net', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP', '--die-with-parent', '--new-session', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--ro-bind', rootfs, '/', '--chdir', '/', '--', ...FORK_SERVER],
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } },
+  );
   const lines: string[] = [];
   const waiting: ((line: string | null) => void)[] = [];
   const t: Template = {
