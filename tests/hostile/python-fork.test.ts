@@ -6,8 +6,11 @@
 // leaves and the next one who looks (its own token tells what it did from what an earlier job did); a hidden test
 // also looks at the forked test process itself before the submission acts. The first hidden test proves which path
 // ran (the fork server's `__main__`, or boot.py), so the test cannot pass by falling back unseen.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createPythonForks } from '../../src/adapters/sandbox/python-forks.js';
 import { BACKENDS, openSandbox } from '../../src/adapters/sandbox/registry.js';
 import { collectExpected } from '../../src/engine.js';
 import {
@@ -202,6 +205,21 @@ describe('Python fork server: templates', () => {
     expect(BACKENDS.unshare.pythonForks.reason).toMatch(/CAP_SYS_ADMIN on the host/);
     expect(BACKENDS.docker.pythonForks.reason).toMatch(/seccomp/);
   });
+
+  it.skipIf(!backends.find((b) => b.id === 'bwrap')?.ok)(
+    'where no template can start, the fork server says so and jobs start afresh instead of failing',
+    async () => {
+      const empty = mkdtempSync(join(tmpdir(), 'evigrade-no-python-'));
+      try {
+        const forks = createPythonForks(() => Promise.resolve(empty));
+        expect([await forks.usable(), await forks.usable()]).toEqual([false, false]);
+        forks.close();
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it.skipIf(!backends.find((b) => b.id === 'bwrap')?.ok)(
     'a template that dies is replaced, never reused; the template itself holds no capability',

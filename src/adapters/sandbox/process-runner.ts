@@ -9,8 +9,8 @@ import { codeCacheFor } from './code-cache.js';
 import { createFrameParser } from './frames.js';
 import { harnessSnapshotFor } from './harness-snapshot.js';
 import { startJobClock, starvedError } from './job-clock.js';
-import { processTree, readOr } from './proc-tree.js';
-import { HOLDER_PROGRAM, type ForkExit, type ForkedJob, type PythonForks } from './python-forks.js';
+import { processTree } from './proc-tree.js';
+import { HOLDER_PROGRAM, joinWhenHeld, type ForkExit, type Join, type PythonForks } from './python-forks.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import type { Runtime } from '../../domain/languages.js';
@@ -114,7 +114,7 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   const lease = def.ownHostUid ? await leaseJobUid() : null;
   try {
     const rootfs = await deps.rootfs(job.runtime);
-    const forks = job.runtime === 'python' && def.pythonForks.ok ? deps.pythonForks : undefined;
+    const forks = job.runtime === 'python' && def.pythonForks.ok && (await deps.pythonForks?.usable()) ? deps.pythonForks : undefined;
     // First: it may place files (snapshot, code cache) in the root a job directory is then linked from.
     const program = forks ? [...HOLDER_PROGRAM] : await programOf(job, rootfs, def);
     await prepareJobDir(def, rootfs, job, jobDir);
@@ -140,9 +140,6 @@ interface Capture {
   stderr: Buffer[];
   bytes: number;
 }
-
-/** Forks the job's process into the sandbox whose holder (hold.py) has this host pid. */
-type Join = (holder: number) => Promise<ForkedJob>;
 
 function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null, abort?: AbortSignal, join?: Join): Promise<RawRun> {
   const key = randomBytes(32).toString('hex');
@@ -310,21 +307,3 @@ async function confine(roots: number[], cgroup: JobCgroup | null): Promise<void>
   if (!cgroup) return;
   for (const root of roots) for (const p of await processTree(root)) await cgroup.add(p);
 }
-
-/** Once the holder says the sandbox is set up (a byte on fd 4), the job is forked into it. */
-function joinWhenHeld(child: ReturnType<typeof spawn>, join: Join): Promise<ForkedJob> {
-  return new Promise<number>((resolve, reject) => {
-    const held = child.stdio[4] as Readable;
-    held.once('data', () => {
-      void processTree(child.pid as number).then((pids) => {
-        const holder = pids.find((p) => readComm(p).startsWith('python'));
-        if (holder === undefined) reject(new EvigradeError('SANDBOX_FAILED', 'the Python fork server found no holder in the sandbox'));
-        else resolve(holder);
-      }, reject);
-    });
-    held.once('error', reject);
-    held.once('end', () => reject(new EvigradeError('SANDBOX_FAILED', 'the sandbox ended before the job was forked into it')));
-  }).then(join);
-}
-
-const readComm = (pid: number): string => readOr(`/proc/${pid}/comm`, '').trim();

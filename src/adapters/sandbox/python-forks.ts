@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { EvigradeError } from '../../domain/errors.js';
 import type { Limits } from '../../domain/rubric.js';
+import { processTree, readOr } from './proc-tree.js';
 import { SANDBOX_PYTHON } from './python-rootfs.js';
 
 // The grader's side of the Python fork server (sandbox/python/forkserver.py, docs/python-harness.md "Fork server"):
@@ -26,7 +28,15 @@ export interface ForkedJob {
   readonly exit: Promise<ForkExit>;
 }
 
+/** Forks the job's process into the sandbox whose holder (hold.py) has this host pid. */
+export type Join = (holder: number) => Promise<ForkedJob>;
+
 export interface PythonForks {
+  /**
+   * Whether templates start on this host (the first one is started and kept for the first job). When one cannot
+   * (no privilege for bwrap without a user namespace, say), every job starts a fresh interpreter, as without the flag.
+   */
+  usable(): Promise<boolean>;
   /** Forks a job into the sandbox whose holder has host pid `holder`. */
   fork(holder: number, limits: Limits): Promise<ForkedJob>;
   close(): void;
@@ -129,7 +139,18 @@ export function createPythonForks(rootfs: () => Promise<string>): PythonForks {
     return t;
   };
 
+  let usable: Promise<boolean> | null = null;
   return {
+    usable() {
+      usable ??= acquire().then(
+        (t) => {
+          idle.push(t);
+          return true;
+        },
+        () => false,
+      );
+      return usable;
+    },
     async fork(holder, limits) {
       // A template that died while idle fails before it forks anything: the job goes to a new one (once).
       for (let attempt = 0; ; attempt++) {
@@ -150,3 +171,21 @@ export function createPythonForks(rootfs: () => Promise<string>): PythonForks {
     },
   };
 }
+
+/** Once the holder says the sandbox is set up (a byte on fd 4), the job is forked into it. */
+export function joinWhenHeld(child: ChildProcess, join: Join): Promise<ForkedJob> {
+  return new Promise<number>((resolve, reject) => {
+    const held = child.stdio[4] as Readable;
+    held.once('data', () => {
+      void processTree(child.pid as number).then((pids) => {
+        const holder = pids.find((p) => readComm(p).startsWith('python'));
+        if (holder === undefined) reject(new EvigradeError('SANDBOX_FAILED', 'the Python fork server found no holder in the sandbox'));
+        else resolve(holder);
+      }, reject);
+    });
+    held.once('error', reject);
+    held.once('end', () => reject(new EvigradeError('SANDBOX_FAILED', 'the sandbox ended before the job was forked into it')));
+  }).then(join);
+}
+
+const readComm = (pid: number): string => readOr(`/proc/${pid}/comm`, '').trim();
