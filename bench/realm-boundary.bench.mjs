@@ -23,22 +23,28 @@ const BASE = process.env.BENCH_BASE ?? 'd034e06';
 const require = createRequire(join(ROOT, 'package.json'));
 const work = mkdtempSync(join(tmpdir(), 'evigrade-boundary-bench-'));
 
-// The harness as it was: its sources at BASE, bundled as scripts/build-harness.mjs bundles them.
-const old = join(work, 'old');
-mkdirSync(old);
-execFileSync('sh', ['-c', `git -C '${ROOT}' archive ${BASE} sandbox/harness | tar -x -C '${old}'`]);
-const oldDist = join(old, 'dist');
-await build({
-  entryPoints: [join(old, 'sandbox', 'harness', 'main.cjs')],
-  outfile: join(oldDist, 'harness.cjs'),
-  ...NODE_BUNDLE,
-  nodePaths: [join(ROOT, 'node_modules')],
-  alias: {
-    'supports-color': join(old, 'sandbox', 'harness', 'stubs', 'supports-color.cjs'),
-    'graceful-fs': join(old, 'sandbox', 'harness', 'stubs', 'graceful-fs.cjs'),
-  },
-});
-for (const f of ['boot.cjs', 'hooks.mjs']) copyFileSync(join(old, 'sandbox', 'harness', f), join(oldDist, f));
+// The harness as it was: its sources at BASE, bundled as scripts/build-harness.mjs bundles them — or, with
+// BENCH_BEFORE_DIST, a harness already built from another commit (one whose build generates the userland ports, which
+// this bundling step does not: `git archive <commit> sandbox scripts package.json`, then scripts/build-harness.mjs).
+const oldDist = process.env.BENCH_BEFORE_DIST ?? (await bundleBase());
+async function bundleBase() {
+  const old = join(work, 'old');
+  mkdirSync(old);
+  execFileSync('sh', ['-c', `git -C '${ROOT}' archive ${BASE} sandbox/harness | tar -x -C '${old}'`]);
+  const oldDist = join(old, 'dist');
+  await build({
+    entryPoints: [join(old, 'sandbox', 'harness', 'main.cjs')],
+    outfile: join(oldDist, 'harness.cjs'),
+    ...NODE_BUNDLE,
+    nodePaths: [join(ROOT, 'node_modules')],
+    alias: {
+      'supports-color': join(old, 'sandbox', 'harness', 'stubs', 'supports-color.cjs'),
+      'graceful-fs': join(old, 'sandbox', 'harness', 'stubs', 'graceful-fs.cjs'),
+    },
+  });
+  for (const f of ['boot.cjs', 'hooks.mjs']) copyFileSync(join(old, 'sandbox', 'harness', f), join(oldDist, f));
+  return oldDist;
+}
 const HARNESSES = { before: oldDist, after: join(ROOT, 'sandbox', 'dist') };
 
 // Loads what the realm now serves in-realm (events, stream, Buffer) and through facades (fs, path, util), in a way

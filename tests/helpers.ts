@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pino from 'pino';
@@ -10,6 +11,7 @@ import { EvigradeError } from '../src/domain/errors.js';
 import { createLocalQueue } from '../src/queue/local.js';
 import type { RubricStore } from '../src/server/rubric-store.js';
 import { buildApp } from '../src/http/app.js';
+import type { AppDeps } from '../src/http/deps.js';
 import { createBatchService, type BatchService } from '../src/server/batches.js';
 import { createSlots } from '../src/server/slots.js';
 import type { Submission } from '../src/domain/submission.js';
@@ -113,6 +115,19 @@ export function gradeLocally(
   });
 }
 
+/**
+ * Real Jest's verdict per test for `files` (a CommonJS test file and what it requires), from Jest's own `expect` and
+ * jest-mock run plainly in Node (tests/fakes/plain-jest.cjs): the other side of an agreement test, never written down.
+ */
+export function plainJest(testFile: string, files: Record<string, string>): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'plain-jest-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const out = execFileSync(process.execPath, [join(ROOT, 'tests', 'fakes', 'plain-jest.cjs'), dir, testFile], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as Record<string, string>;
+}
+
 /** Status per test name, the shape most assertions compare as a whole object. */
 export const statuses = (r: Report): Record<string, string> =>
   Object.fromEntries(r.tests.map((t) => [t.name, t.status]));
@@ -121,32 +136,40 @@ export const eventKinds = (r: Report): string[] => r.sandbox.violations.map((v) 
 /** The failure message a test's report carries ('' if it has none). */
 export const messageOf = (r: Report, name: string): string => r.tests.find((t) => t.name === name)?.message ?? '';
 
-/** The leap rubric collected in this machine's sandbox, as a one-rubric store, and in-process grading ports (the HTTP tests' service). */
-export async function leapService(): Promise<{ ports: BatchPorts; rubrics: RubricStore }> {
+/** A one-rubric store (the rubric collected in this machine's sandbox) and in-process grading ports. */
+export async function rubricService(
+  rubric: Rubric,
+  { maxResumes = 1, concurrency = 2 }: { maxResumes?: number; concurrency?: number } = {},
+): Promise<{ ports: BatchPorts; rubrics: RubricStore }> {
   const sandbox = await sandboxFor(await firstBackend());
-  const rubric = await loadRubric(join(ROOT, 'rubrics', 'leap', 'rubric.yaml'));
   const loaded = { rubric, expected: await collectExpected(rubric, sandbox) };
   const rubrics = {
     get: (id: string) => {
-      if (id !== 'leap') throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${id}" (known: leap)`);
+      if (id !== rubric.spec.id)
+        throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${id}" (known: ${rubric.spec.id})`);
       return loaded;
     },
     list: () => [loaded],
   };
   const queue = createLocalQueue(
-    { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
-    2,
+    { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes },
+    concurrency,
   );
   return { rubrics, ports: { queue, judge: null, now: () => new Date(), tools: {} } };
 }
 
-/** The HTTP app over a leap service with a fresh batch folder (inject only), and its batch service. */
+/** The leap rubric as a service (the HTTP tests' usual one). */
+export const leapService = async (): Promise<{ ports: BatchPorts; rubrics: RubricStore }> =>
+  rubricService(await loadRubric(join(ROOT, 'rubrics', 'leap', 'rubric.yaml')));
+
+/** The HTTP app over a service with a fresh batch folder (inject only), and its batch service. */
 export async function batchApp(
   service: { ports: BatchPorts; rubrics: RubricStore },
   key: string,
+  extra: Pick<AppDeps, 'history'> = {},
 ): Promise<{ a: Awaited<ReturnType<typeof buildApp>>; batches: BatchService }> {
   const { ports, rubrics } = service;
-  const slots = createSlots(2, 4);
+  const slots = createSlots(ports.queue.capacity, 4);
   const batches = createBatchService(
     mkdtempSync(join(tmpdir(), 'evigrade-batch-app-')),
     rubrics,
@@ -154,19 +177,18 @@ export async function batchApp(
     ports,
     pino({ level: 'silent' }),
   );
-  return {
-    a: await buildApp({
-      rubrics,
-      slots,
-      ports,
-      apiKeys: [key],
-      ratePerMinute: 1000,
-      logger: false,
-      batches,
-      judgeInfo: () => ({ configured: 0 }),
-    }),
+  const a = await buildApp({
+    ...extra,
+    rubrics,
+    slots,
+    ports,
+    apiKeys: [key],
+    ratePerMinute: 1000,
+    logger: false,
     batches,
-  };
+    judgeInfo: () => ({ configured: 0 }),
+  });
+  return { a, batches };
 }
 
 /** Resolves when the batch is done: its "done" event, or its status if it finished before we listened. */

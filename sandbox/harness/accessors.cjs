@@ -20,7 +20,22 @@ const MapSet = uncurry(Map.prototype.set);
 const SetAdd = uncurry(Set.prototype.add);
 const IntrinsicMap = Map;
 const IntrinsicSet = Set;
+const WeakMapGet = uncurry(WeakMap.prototype.get);
+const WeakMapSet = uncurry(WeakMap.prototype.set);
 const LIMIT = 200000;
+
+/**
+ * An empty container of `v`'s kind with `v`'s prototype: an array, or a Map or Set holding `v`'s entries as they are
+ * (their internal slots are what Jest's equality and a subclass's own methods read), else a plain object.
+ */
+function shellOf(v) {
+  const map = types.isMap(v);
+  const c = P.ArrayIsArray(v) ? [] : map ? new IntrinsicMap() : types.isSet(v) ? new IntrinsicSet() : {};
+  if (map) MapForEach(v, (val, k) => MapSet(c, k, val));
+  else if (types.isSet(v)) SetForEach(v, (val) => SetAdd(c, val));
+  setProto(c, getProto(v));
+  return c;
+}
 
 /**
  * @param {(v: object) => boolean} opaque  values never copied nor read (test-made matchers and mocks, the
@@ -28,6 +43,11 @@ const LIMIT = 200000;
  * @param {(v: object, k: PropertyKey) => boolean} isErrorStack  V8's own `stack` accessor on errors
  */
 function createMaterializer(opaque, isErrorStack) {
+  // Each copy's original: a getter the matcher reads later along the expected value (guard.cjs readAlong) runs with the
+  // original as `this`, as under Jest (a class's getter over private fields cannot read them from a copy).
+  const origins = new WeakMap();
+  const originOf = (c) => WeakMapGet(origins, c) || c;
+  const noteCopy = (c, v) => WeakMapSet(origins, c, originOf(v));
   const copyable = (v) =>
     v !== null && typeof v === 'object' && !types.isProxy(v) && !opaque(v) && !types.isDate(v) && !types.isRegExp(v) && !types.isPromise(v) &&
     !ArrayBuffer.isView(v) && !types.isAnyArrayBuffer(v) && !types.isBoxedPrimitive(v) && !types.isWeakMap(v) && !types.isWeakSet(v);
@@ -68,6 +88,7 @@ function createMaterializer(opaque, isErrorStack) {
       const c = P.ArrayIsArray(v) ? [] : {};
       setProto(c, getProto(v));
       copies.set(v, c);
+      noteCopy(c, v);
       copyOwn(v, c);
       return c;
     };
@@ -90,6 +111,7 @@ function createMaterializer(opaque, isErrorStack) {
       const c = map ? new IntrinsicMap() : new IntrinsicSet();
       setProto(c, getProto(v));
       copies.set(v, c);
+      noteCopy(c, v);
       if (map) MapForEach(v, (val, k) => MapSet(c, copy(k), copy(val)));
       else SetForEach(v, (val) => SetAdd(c, copy(val)));
       copyOwn(v, c);
@@ -98,7 +120,7 @@ function createMaterializer(opaque, isErrorStack) {
     return copy(value);
   }
 
-  return { materialize, hasAccessor };
+  return { materialize, hasAccessor, originOf, noteCopy };
 }
 
 function stackText(e) {
@@ -109,4 +131,4 @@ function stackText(e) {
   }
 }
 
-module.exports = { createMaterializer };
+module.exports = { createMaterializer, shellOf };

@@ -13,7 +13,8 @@
 // harness brands what `expect.any(...)`, `jest.fn()`... return.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
-const { createMaterializer } = require('./accessors.cjs');
+const { createMaterializer, shellOf } = require('./accessors.cjs');
+const { MATCHER_KINDS } = require('./matcher-kinds.cjs');
 
 const isProxy = types.isProxy;
 const isSet = types.isSet;
@@ -44,12 +45,9 @@ const INTRINSIC_CTOR_NAMES = ['Object', 'Array', 'Map', 'Set', 'Date', 'RegExp',
 const CHAIN_LIMIT = 64;
 const SET_MAP_METHODS = ['has', 'get', 'size', 'entries', 'values', 'keys', 'forEach', Symbol.iterator];
 const IMMUTABLE = /^@@__IMMUTABLE_\w+__@@$/;
-const DEEP = new Set(['toEqual', 'toStrictEqual', 'toMatchObject', 'toContainEqual', 'toHaveProperty']);
-const CALLS = new Set(['toHaveBeenCalledWith', 'toHaveBeenLastCalledWith', 'toHaveBeenNthCalledWith', 'toBeCalledWith', 'lastCalledWith', 'nthCalledWith']);
-const RETURNS = new Set(['toHaveReturnedWith', 'toHaveLastReturnedWith', 'toHaveNthReturnedWith', 'toReturnWith', 'lastReturnedWith', 'nthReturnedWith']);
-const MOCKS = new Set([...CALLS, ...RETURNS, 'toHaveBeenCalled', 'toHaveBeenCalledTimes', 'toBeCalled', 'toBeCalledTimes', 'toHaveReturned', 'toHaveReturnedTimes', 'toReturn', 'toReturnTimes']);
-const SHALLOW = new Set(['toContain', 'toHaveLength', 'toBeInstanceOf', 'toMatch']);
-const THROWS = new Set(['toThrow', 'toThrowError']);
+// Read once, as data, before Jest reads them: a thrown value's message and name (toThrow), a received value's length.
+const THROWN_SHAPE = Object.freeze({ message: true, name: true });
+const LENGTH_SHAPE = Object.freeze({ length: true });
 // What Object.prototype.toString may answer for the platform's own kinds: Jest takes a value's type from it (`isA`), so
 // a submission's object claiming one of these tags gets that kind's treatment (a "String" has its `includes` called).
 const INTRINSIC_TAGS = new Set(['String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Array', 'Set', 'Map', 'WeakSet', 'WeakMap', 'Date',
@@ -113,7 +111,7 @@ function createGuard(tamper) {
     if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
     return v;
   };
-  const { materialize } = createMaterializer((v) => WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v), isErrorStack);
+  const { materialize, originOf, noteCopy } = createMaterializer((v) => WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v), isErrorStack);
 
   /** Why `value` could decide its own comparison, or null. Runs no code of the value. */
   function selfDecided(value, label = 'the received value') {
@@ -219,16 +217,18 @@ function createGuard(tamper) {
   }
 
   /**
-   * `r[k]` as Jest would read it, read here once: own data, or (when `inherited`) an inherited data value or what the
-   * submission's getter returns. Null when there is nothing to read: absent, the platform's own, or an own accessor
-   * (selfDecided refuses that one).
+   * `r[k]` as Jest would read it, read here once: own data, an own accessor's answer, or (when `inherited`) an
+   * inherited data value or what the submission's getter returns — a getter always with the submission's own object
+   * as `this`, never a copy. Null when there is nothing to read: absent, or the platform's own.
    */
   function readOnce(r, k, inherited) {
     const own = P.ObjectGetOwnPropertyDescriptor(r, k);
-    if (own) return 'value' in own ? { own: true, value: own.value } : null;
+    if (own && 'value' in own) return { own: true, value: own.value };
+    if (own) return isErrorStack(r, k) ? null : { own: false, value: own.get ? P.ReflectApply(own.get, originOf(r), []) : undefined };
     const d = inherited ? descriptorOnChain(r, k) : undefined;
     if (!d || d.intrinsic || d.proxy) return null;
-    return { own: false, value: 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, r, []) : undefined };
+    // A getter runs with the submission's own object as `this`, never a copy of it (a class's private fields).
+    return { own: false, value: 'value' in d ? d.value : d.get ? P.ReflectApply(d.get, originOf(r), []) : undefined };
   }
   const setData = (o, k, value) => P.ObjectDefineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
 
@@ -250,10 +250,10 @@ function createGuard(tamper) {
     return along(r, 0);
   }
 
-  // Errors are copied like plain objects (Jest compares their named properties, not their internal slot); values with
-  // internal slots Jest uses (Map, Set, Date…) cannot be copied: see slotted().
+  // Errors are copied like plain objects (Jest compares their named properties, not their internal slot), Maps and Sets
+  // with their entries (shellOf); values with other internal slots Jest uses (Date, RegExp…) are not: see slotted().
   const ordinary = (r) =>
-    r !== null && typeof r === 'object' && !isProxy(r) && !isSet(r) && !isMap(r) && !types.isDate(r) && !types.isRegExp(r) &&
+    r !== null && typeof r === 'object' && !isProxy(r) && !types.isDate(r) && !types.isRegExp(r) &&
     !types.isPromise(r) && !ArrayBuffer.isView(r) && !types.isAnyArrayBuffer(r) && !types.isBoxedPrimitive(r);
 
   /**
@@ -285,11 +285,14 @@ function createGuard(tamper) {
     return !!c && 'value' in c && typeof c.value === 'function' && (c.value.name === 'ObjectContaining' || c.value.name === 'ObjectNotContaining');
   };
 
-  /** A copy with the same prototype and own properties (an array stays an array; an error's stack is copied as text). */
+  /**
+   * A copy with the same prototype and own properties (an array stays an array, a Map or Set keeps its entries; an
+   * error's stack is copied as text), each configurable, so a value read later along it can take its place.
+   */
   function cloneOwn(r) {
+    const c = shellOf(r);
+    noteCopy(c, r);
     const array = P.ArrayIsArray(r);
-    const c = array ? [] : {};
-    Object.setPrototypeOf(c, getProto(r));
     const keys = ownKeys(r);
     for (let i = 0; i < keys.length; i++) {
       if (array && keys[i] === 'length') continue;
@@ -302,7 +305,10 @@ function createGuard(tamper) {
           // no stack then
         }
         P.ObjectDefineProperty(c, 'stack', { value: text, writable: true, enumerable: false, configurable: true });
-      } else P.ObjectDefineProperty(c, keys[i], d);
+      } else {
+        d.configurable = true;
+        P.ObjectDefineProperty(c, keys[i], d);
+      }
     }
     if (array) c.length = r.length;
     return c;
@@ -426,72 +432,137 @@ function createGuard(tamper) {
     return out;
   }
 
-  /** Wraps each built-in matcher in Jest's registry (before any test or student code runs). */
+  /**
+   * `value` as the matcher will read it, and why it would still decide the comparison itself (or null): every own
+   * accessor read once (materialize), then each property `shape` names read once along it (readAlong; `inherited`:
+   * whether Jest reads inherited properties at the top level), then the result walked (selfDecided). The one
+   * preparation every matcher family that compares a submission's value shares.
+   */
+  function asData(value, shape, inherited, label) {
+    const read = readChecked(() => readAlong(materialize(value), shape, inherited, 0));
+    if (read.why) return { value: read.value, why: label + ': ' + read.why };
+    return { value: read.value, why: selfDecided(read.value, label) };
+  }
+
+  /** The expected values a matcher compares with, an expected value the submission's own class made read as data too. */
+  function expectedAsData(name, expected, from) {
+    for (let i = from; i < expected.length; i++) {
+      if (isPlainExpected(expected[i], 0)) continue;
+      expected[i] = materialize(expected[i]);
+      const why = selfDecided(expected[i], 'the expected value');
+      if (why) fail(name, why);
+    }
+  }
+
+  function deepAsData(name, received, expected) {
+    expectedAsData(name, expected, 0);
+    const r0 = materialize(received);
+    const read = readChecked(() =>
+      name === 'toHaveProperty' ? readPath(r0, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(r0, expected[0], name === 'toMatchObject', 0));
+    if (read.why) fail(name, 'the received value: ' + read.why);
+    let value = read.value;
+    let why = selfDecided(value);
+    // Jest iterates what toContainEqual receives (Array.from): iterated here once, and its items walked.
+    if (!why && name === 'toContainEqual' && value !== null && typeof value === 'object' && !P.ArrayIsArray(value)) {
+      value = ArrayFrom(value);
+      why = selfDecided(value);
+    }
+    if (why) fail(name, why);
+    return value;
+  }
+
+  /** A mock the test made, or a value that does not claim to be one (Jest then reports it as not a mock). */
+  function checkMockClaim(name, received) {
+    if (isMock(received) || received === null || (typeof received !== 'function' && typeof received !== 'object')) return;
+    const claim = descriptorOnChain(received, '_isMockFunction') || descriptorOnChain(received, 'mock') || descriptorOnChain(received, 'calls');
+    if (claim && !claim.intrinsic) fail(name, 'the received value pretends to be a mock function that test code did not make');
+  }
+
+  /**
+   * A mock's recorded arguments (`calls`) or return values (`returns`) as data, read as the deep matchers read their
+   * received value, each call or result along the expected arguments; Jest then compares a stand-in mock holding
+   * those copies (the test's mock itself is left as it is).
+   */
+  function mockAsData(name, kind, received, expected) {
+    checkMockClaim(name, received);
+    if (!isMock(received)) return received;
+    const nth = name === 'toHaveBeenNthCalledWith' || name === 'toHaveNthReturnedWith' ? 1 : 0;
+    expectedAsData(name, expected, nth);
+    const state = received.mock;
+    const results = state.results;
+    const list = kind === 'calls' ? state.calls : results.map((r) => r.value);
+    const shape = kind === 'calls' ? expected.slice(nth) : expected[nth];
+    const read = asData(list, list.map(() => shape), false, kind === 'calls' ? 'the recorded calls' : 'the recorded results');
+    if (read.why) fail(name, read.why);
+    if (read.value === list) return received;
+    const calls = kind === 'calls' ? read.value : state.calls;
+    const standIn = function () {};
+    standIn._isMockFunction = true;
+    standIn.getMockName = () => received.getMockName();
+    standIn.mock = {
+      calls,
+      results: kind === 'calls' ? results : results.map((r, i) => ({ type: r.type, value: read.value[i] })),
+      instances: state.instances,
+      contexts: state.contexts,
+      invocationCallOrder: state.invocationCallOrder,
+      lastCall: calls[calls.length - 1],
+    };
+    return standIn;
+  }
+
+  /**
+   * toHaveLength reads `length` (twice): a getter's answer is read once, into a copy where it is own data. Nothing else
+   * of the value is Jest's business here, so nothing else is judged.
+   */
+  function lengthAsData(name, received) {
+    if (isProxy(received)) fail(name, 'the received value is a Proxy');
+    return readChecked(() => readAlong(received, LENGTH_SHAPE, true, 0)).value;
+  }
+
+  /** toThrow: the thrown value read as data (thrownWhy), in the function Jest calls or the value `.rejects` hands over. */
+  function throwsAsData(name, orig, ctx, received, expected) {
+    if (customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
+    const thrownShape = expected[0] !== null && typeof expected[0] === 'object' ? expected[0] : null;
+    if (ctx && ctx.promise === 'rejects') {
+      const thrown = thrownWhy(received, thrownShape);
+      if (thrown.reason) fail(name, thrown.reason);
+      return run(name, orig, ctx, [thrown.value, ...expected]);
+    }
+    if (typeof received !== 'function') return run(name, orig, ctx, [received, ...expected]);
+    let why = null;
+    const inner = received;
+    const call = function () {
+      try {
+        return P.ReflectApply(inner, this, arguments);
+      } catch (e) {
+        const seen = thrownWhy(e, thrownShape);
+        why = seen.reason;
+        throw seen.value;
+      }
+    };
+    const out = run(name, orig, ctx, [call, ...expected]);
+    if (why) fail(name, why);
+    return out;
+  }
+
+  /** Wraps each built-in matcher in Jest's registry (before any test or student code runs), by its kind (matcher-kinds.cjs). */
   function wrapMatchers(registry, internalFlag) {
     const names = P.ObjectKeys(registry);
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
       const orig = registry[name];
       if (typeof orig !== 'function') continue;
+      const kind = MATCHER_KINDS[name];
+      if (kind === undefined) throw new P.Error('evigrade: Jest matcher ' + name + ' has no kind in matcher-kinds.cjs');
       const wrapped = function (received, ...expected) {
-        if (DEEP.has(name)) {
-          // Accessors produce values: read once, compared as data (accessors.cjs); the same for an expected value the
-          // submission's own class made.
-          const r0 = materialize(received);
-          for (let i = 0; i < expected.length; i++) if (!isPlainExpected(expected[i], 0)) expected[i] = materialize(expected[i]);
-          const read = readChecked(() =>
-            name === 'toHaveProperty' ? readPath(r0, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(r0, expected[0], name === 'toMatchObject', 0));
-          if (read.why) fail(name, 'the received value: ' + read.why);
-          received = read.value;
-          let why = selfDecided(received);
-          // Jest iterates what toContainEqual receives (Array.from): iterated here once, and its items walked.
-          if (!why && name === 'toContainEqual' && received !== null && typeof received === 'object' && !P.ArrayIsArray(received)) {
-            received = ArrayFrom(received);
-            why = selfDecided(received);
-          }
-          if (why) fail(name, why);
-          // An expected value the submission made (its constructor's result) must not vote on the comparison either.
-          for (let i = 0; i < expected.length; i++) {
-            const e = expected[i];
-            const whyE = isPlainExpected(e, 0) ? null : selfDecided(e, 'the expected value');
-            if (whyE) fail(name, whyE);
-          }
-        } else if (MOCKS.has(name)) {
-          if (!isMock(received) && received !== null && (typeof received === 'function' || typeof received === 'object')) {
-            const claim = descriptorOnChain(received, '_isMockFunction') || descriptorOnChain(received, 'mock') || descriptorOnChain(received, 'calls');
-            if (claim && !claim.intrinsic) fail(name, 'the received value pretends to be a mock function that test code did not make');
-          } else if (isMock(received)) {
-            const list = CALLS.has(name) ? received.mock.calls : RETURNS.has(name) ? received.mock.results.map((r) => r.value) : null;
-            const why = list ? selfDecided(list) : null;
-            if (why) fail(name, why.replace('the received value', CALLS.has(name) ? 'the recorded calls' : 'the recorded results'));
-          }
-        } else if (SHALLOW.has(name)) {
+        if (kind === 'deep') received = deepAsData(name, received, expected);
+        else if (kind === 'calls' || kind === 'returns') received = mockAsData(name, kind, received, expected);
+        else if (kind === 'count') checkMockClaim(name, received);
+        else if (kind === 'length') received = lengthAsData(name, received);
+        else if (kind === 'throws') return throwsAsData(name, orig, this, received, expected);
+        else if (kind === 'shallow') {
           if (isProxy(received)) fail(name, 'the received value is a Proxy');
           if (name === 'toBeInstanceOf' && customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
-        } else if (THROWS.has(name)) {
-          if (customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
-          // toThrow(expect.objectContaining(…)) reads the thrown value's properties as toMatchObject does.
-          const thrownShape = expected[0] !== null && typeof expected[0] === 'object' ? expected[0] : null;
-          if (this && this.promise === 'rejects') {
-            const thrown = thrownWhy(received, thrownShape);
-            received = thrown.value;
-            if (thrown.reason) fail(name, thrown.reason);
-          } else if (typeof received === 'function') {
-            let why = null;
-            const inner = received;
-            received = function () {
-              try {
-                return P.ReflectApply(inner, this, arguments);
-              } catch (e) {
-                const seen = thrownWhy(e, thrownShape);
-                why = seen.reason;
-                throw seen.value;
-              }
-            };
-            const out = run(name, orig, this, [received, ...expected]);
-            if (why) fail(name, why);
-            return out;
-          }
         }
         return run(name, orig, this, [received, ...expected]);
       };
@@ -502,14 +573,19 @@ function createGuard(tamper) {
   }
 
   /**
-   * The thrown value toThrow or `.rejects` compares (read once along an expected object, as toMatchObject's received
-   * value is), and why it would decide that comparison itself, or null.
+   * The thrown value toThrow or `.rejects` compares, as data: Jest reads its `message` and `name` (a getter's answer
+   * read once here), and what an expected object names, as toMatchObject's received value is read; and why it would
+   * decide that comparison itself, or null.
    */
   function thrownWhy(e, shape) {
-    if (!shape) return { value: e, reason: thrownDecides(e) };
-    const read = readChecked(() => readAlong(e, shape, false, 0));
-    const reason = (read.why ? 'the thrown value: ' + read.why : null) || thrownDecides(read.value) || selfDecided(read.value, 'the thrown value');
-    return { value: read.value, reason };
+    if (e === null || typeof e !== 'object' || isProxy(e)) return { value: e, reason: thrownDecides(e) };
+    // Message and name first: V8 formats an error's stack (its own `stack`, on the first look at it) through its
+    // message and name, which would make that read theirs.
+    const named = readChecked(() => materialize(readAlong(e, THROWN_SHAPE, true, 0)));
+    const along = shape && !named.why ? readChecked(() => readAlong(named.value, shape, false, 0)) : named;
+    const why = named.why || along.why;
+    const reason = (why ? 'the thrown value: ' + why : null) || thrownDecides(along.value) || (shape ? selfDecided(along.value, 'the thrown value') : null);
+    return { value: along.value, reason };
   }
 
   function thrownDecides(e) {

@@ -1,6 +1,9 @@
 'use strict';
 // What is locked before student code runs, beyond the integrity snapshot.
 const P = require('./primordials.cjs');
+
+// Node's own: the tests' global Buffer is the realm's class once tests load (loaders.cjs).
+const HostBuffer = Buffer;
 const { mark } = require('./runner.cjs');
 
 /** node:assert is used by node:test suites; Node core's own internals use primordials, so freezing suffices. */
@@ -56,7 +59,7 @@ function capOutput(cap, send, failRunning) {
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write;
     stream.write = function cappedWrite(chunk, encoding, cb) {
-      const n = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? encoding : 'utf8') : (chunk && chunk.length) || 0;
+      const n = typeof chunk === 'string' ? HostBuffer.byteLength(chunk, typeof encoding === 'string' ? encoding : 'utf8') : (chunk && chunk.length) || 0;
       used += n;
       if (used <= cap) return P.ReflectApply(write, this, arguments);
       if (!exceeded) {

@@ -14,15 +14,41 @@ const { pathToFileURL } = require('node:url');
 const { testAsCommonJs, testFormatOf } = require('./esm-to-cjs.cjs');
 const { createChains } = require('./chains.cjs');
 const { interopDefault, namespace, star } = require('./realm.cjs');
+const HostBufferModule = require('node:buffer');
 
 const BLOCKED = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
 const FRAMEWORK_CJS = new Set(['@jest/globals', 'vitest']);
 const ASSERT = new Set(['assert', 'node:assert', 'assert/strict', 'node:assert/strict']);
+const BUFFER = new Set(['buffer', 'node:buffer']);
 
 function stubProxy() {
   const h = { get: (t, k) => (k === 'then' || k === '__esModule' ? undefined : s), apply: () => undefined, construct: () => ({}) };
   const s = new Proxy(function stub() {}, h);
   return s;
+}
+
+/**
+ * The tests' `Buffer` (the global, and `Buffer`/`SlowBuffer` of `require('buffer')`) is the submission's: the realm's
+ * own class (issue 30), so a Buffer either side makes is of one class to the other — `instanceof`, `Buffer.isBuffer`,
+ * `.equals`, toStrictEqual — as under Node, where there is one. Evaluated in the realm on first use only.
+ * Returns the tests' `buffer` module.
+ */
+function shareRealmBuffer(realm, root) {
+  const mod = () => realm.studentRequire('buffer', root);
+  P.ObjectDefineProperty(globalThis, 'Buffer', {
+    get() {
+      const B = mod().Buffer;
+      P.ObjectDefineProperty(globalThis, 'Buffer', { value: B, writable: true, enumerable: false, configurable: true });
+      return B;
+    },
+    set(v) {
+      P.ObjectDefineProperty(globalThis, 'Buffer', { value: v, writable: true, enumerable: false, configurable: true });
+    },
+    enumerable: false,
+    configurable: true,
+  });
+  let testModule = null;
+  return () => (testModule = testModule || P.ObjectFreeze({ ...HostBufferModule, Buffer: mod().Buffer, SlowBuffer: mod().SlowBuffer }));
 }
 
 function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard }) {
@@ -36,6 +62,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
   const virtual = {};
   for (const f of files) if (f.format === 'module') virtual[pathToFileURL(f.abs).href] = { source: f.source, format: 'module' };
   const byAbs = new Map(files.map((f) => [f.abs, f]));
+  const testBuffer = shareRealmBuffer(realm, root);
 
   // ESM tests import the submission through this function (see hooks.mjs); only the realm evaluates student files.
   P.ObjectDefineProperty(globalThis, Symbol.for('evigrade.student'), { value: (abs) => realm.loadAsync(abs) });
@@ -74,6 +101,7 @@ function createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm
     }
     if (FRAMEWORK_CJS.has(request)) return jestApi;
     if (ASSERT.has(request)) return testAssert(request.endsWith('strict'));
+    if (BUFFER.has(request)) return testBuffer();
     if (request === 'node:test') return nodeTestApi;
     if ((request.startsWith('./') || request.startsWith('../')) && parent && parent.filename) {
       const abs = path.resolve(path.dirname(parent.filename), request);

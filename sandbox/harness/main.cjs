@@ -113,6 +113,12 @@ function start() {
     if (runner.active.finish) runner.active.finish(err);
   });
   const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
+  // The submission's process.exit refuses through the real process's refusing exit, but is not that function: nothing
+  // the real process holds is handed to the submission (the walk inside a graded job found it was).
+  const studentExit = (refusing) => {
+    const exit = (code) => P.ReflectApply(refusing, undefined, [code]);
+    return harden(exit);
+  };
   // The submission's realm: its describe/test/hooks always refuse and report. Student code also runs while a test
   // file loads (an import's getter, a module a test requires), when the tests' own functions accept registrations:
   // a `describe.only('', …)` from there would have skipped every test of the file (red-team pass, hostile class 9).
@@ -126,15 +132,16 @@ function start() {
     });
   }
   // What the submission attempted through the realm's facades (read outside its folder, the environment, a process,
-  // a signal, the network): evidence, each kind reported up to 20 times (a loop must not flood the channel).
+  // a signal, the network): evidence, each kind reported up to 20 times (a loop must not flood the channel), as the
+  // Python harness reports its own: a note whose code is the flag, `sandbox.attempt.<kind>` (stages/run/test-run.ts).
   const attemptCounts = new P.SafeMap();
   const attempt = (kind, detail) => {
     const n = P.MapGet(attemptCounts, kind) || 0;
     P.MapSet(attemptCounts, kind, n + 1);
-    if (n < 20) send('note', { code: 'attempt', detail: kind + ': ' + detail });
+    if (n < 20) send('note', { code: 'sandbox.attempt.' + kind, detail });
   };
   const realm = realmLib.createStudentRealm({
-    root: payload.root, tamper, onBlocked, attempt, refuseExit: harden(process.exit), testGlobals,
+    root: payload.root, tamper, onBlocked, attempt, refuseExit: studentExit(process.exit), testGlobals,
     extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
   });
   const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard });

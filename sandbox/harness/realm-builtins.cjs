@@ -17,6 +17,9 @@ const util = require('node:util');
 const { createMembrane } = require('./membrane.cjs');
 const { overridableExports } = require('./overridable.cjs');
 
+// Node's own: the tests' global Buffer is the realm's class once tests load (loaders.cjs).
+const HostBuffer = Buffer;
+
 const USERLAND = ['events', 'buffer', 'string_decoder', 'stream'];
 const SPAWN = ['child_process'];
 const NETWORK = ['net', 'dns', 'dns/promises', 'http', 'https', 'http2', 'dgram', 'tls', 'readline', 'readline/promises', 'tty'];
@@ -75,7 +78,7 @@ function createBuiltins(o) {
     if (typeof a === 'string') return a;
     if (a === null || typeof a !== 'object') return null;
     try {
-      return ArrayBuffer.isView(a) ? P.String(Buffer.from(a.buffer, a.byteOffset, a.byteLength)) : require('node:url').fileURLToPath(membrane.toHost(a, true));
+      return ArrayBuffer.isView(a) ? P.String(HostBuffer.from(a.buffer, a.byteOffset, a.byteLength)) : require('node:url').fileURLToPath(membrane.toHost(a, true));
     } catch {
       return null;
     }

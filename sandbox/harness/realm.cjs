@@ -148,6 +148,50 @@ function parses(fn) {
  * @param {Record<string, Function>} o.testGlobals  describe/test/... for the submission: each refuses and reports
  * @param {string[]} [o.extraBuiltins]  further host modules a rubric allows
  */
+// Conventions that say how code should behave, not where anything is or whose it is: libraries and honest
+// submissions read them (`process.env.NODE_ENV === 'production'`), so a read of one is not an attempt.
+const CONVENTIONAL_ENV = new Set(['NODE_ENV', 'NODE_DEBUG', 'DEBUG', 'TZ', 'LANG', 'LC_ALL', 'NO_COLOR', 'FORCE_COLOR', 'TERM']);
+
+/**
+ * `process.env` for the submission: a frozen copy of the job's own environment (the sandbox's, cleared), behind a
+ * Proxy whose every trap that tells something of it is evidence — a name read, probed (`in`) or described, each
+ * once, and the names enumerated (`Object.keys`, `for…in`, `Object.entries`, a spread, JSON.stringify: all ask
+ * `ownKeys`), once; after an enumeration, the reads of the names it listed are that enumeration's. Nothing is
+ * recorded until `arm()`: hardening the facade walks it too.
+ */
+function envFacade(attempt) {
+  const recorded = new Set();
+  let armed = false;
+  let enumerated = false;
+  const noteName = (k) => {
+    if (!armed || typeof k !== 'string' || enumerated || recorded.has(k) || CONVENTIONAL_ENV.has(k)) return;
+    recorded.add(k);
+    attempt('env', 'process.env.' + k);
+  };
+  const env = new Proxy(P.ObjectFreeze({ ...process.env }), {
+    get(t, k) {
+      noteName(k);
+      return t[k];
+    },
+    has(t, k) {
+      noteName(k);
+      return k in t;
+    },
+    getOwnPropertyDescriptor(t, k) {
+      noteName(k);
+      return P.ObjectGetOwnPropertyDescriptor(t, k);
+    },
+    ownKeys(t) {
+      if (armed && !enumerated) {
+        enumerated = true;
+        attempt('env', 'process.env (every name enumerated)');
+      }
+      return Reflect.ownKeys(t);
+    },
+  });
+  return { env, arm: () => (armed = true) };
+}
+
 function createStudentRealm(o) {
   const root = o.root;
   const allowed = new Set([...PURE, ...HOST, ...(o.extraBuiltins || []).filter((n) => !REFUSED.has(n))]);
@@ -172,17 +216,7 @@ function createStudentRealm(o) {
 
   function processFacade() {
     const M = builtins.membrane;
-    const recorded = new Set();
-    // Reading the environment is an attempt (each variable once); the job's environment is the sandbox's anyway.
-    const env = new Proxy(P.ObjectFreeze({ ...process.env }), {
-      get(t, k) {
-        if (typeof k === 'string' && !recorded.has(k)) {
-          recorded.add(k);
-          (o.attempt || (() => {}))('env', 'process.env.' + k);
-        }
-        return t[k];
-      },
-    });
+    const { env, arm } = envFacade(o.attempt || (() => {}));
     const Err = () => compartment.globalThis.Error;
     const out = {
       env, argv: P.ObjectFreeze(['node', path.join(root, 'solution.js')]), argv0: 'node', execArgv: P.ObjectFreeze([]),
@@ -218,6 +252,7 @@ function createStudentRealm(o) {
     P.ObjectDefineProperty(out.stdout, 'isTTY', { value: false, enumerable: true });
     P.ObjectDefineProperty(out, 'exitCode', { get: () => undefined, set: () => {}, enumerable: true });
     const facade = harden(out);
+    arm();
     return facade;
   }
 
@@ -321,6 +356,11 @@ function createStudentRealm(o) {
     throw notFound(request);
   }
 
+  // The ES-module helpers a rewritten module calls, as closures of the submission's own: the functions themselves are
+  // also the hidden tests' (loaders.cjs puts them on the start realm's global object), and nothing the tests hold may
+  // be handed to the submission (the walk inside a graded job, tests/integration/realm-walk.test.ts, found these).
+  const esmHelpers = harden([(m) => interopDefault(m), (m) => namespace(m), (exports, m) => star(exports, m)]);
+
   function makeRequire(dir) {
     const req = (request) => studentRequire(request, dir);
     req.resolve = (request) => {
@@ -356,7 +396,7 @@ function createStudentRealm(o) {
         mod.require = req;
         const meta = harden({ url: pathToFileURL(abs).href, filename: abs, dirname: path.dirname(abs) });
         const dynImport = harden((spec) => new Promise((resolve) => resolve(namespace(studentRequire(spec, path.dirname(abs))))));
-        const ran = P.ReflectApply(fn, format === 'module' ? undefined : mod.exports, [mod.exports, req, mod, abs, path.dirname(abs), interopDefault, namespace, star, dynImport, meta]);
+        const ran = P.ReflectApply(fn, format === 'module' ? undefined : mod.exports, [mod.exports, req, mod, abs, path.dirname(abs), ...esmHelpers, dynImport, meta]);
         if (esm && esm.async) {
           mod.pending = P.PromiseThen(ran, () => {
             mod.loaded = true;

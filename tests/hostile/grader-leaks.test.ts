@@ -1,7 +1,6 @@
 // Leaks through the grader itself rather than through the sandbox (issue 12): a TypeScript submission
 // asking the host-side type checker for host files, end to end through POST /grade; job uids shared by
 // two grader processes on one host.
-import pino from 'pino';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
@@ -9,19 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
-import { EvigradeError } from '../../src/domain/errors.js';
 import { ReportSchema } from '../../src/domain/report.js';
-import { buildApp } from '../../src/http/app.js';
-import { createBatchService } from '../../src/server/batches.js';
-import type { RubricStore } from '../../src/server/rubric-store.js';
-import { createSlots } from '../../src/server/slots.js';
-import { collectExpected } from '../../src/engine.js';
-import { createLocalQueue } from '../../src/queue/local.js';
 import { sweepStaleCgroups } from '../../src/adapters/sandbox/cgroup.js';
 import { processTree } from '../../src/adapters/sandbox/proc-tree.js';
 import { availability } from '../../src/adapters/sandbox/registry.js';
 import { JOB_UIDS, leaseJobUid, uidsInUse } from '../../src/adapters/sandbox/uid-lease.js';
-import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
+import { batchApp, ROOT, rubricService } from '../helpers.js';
 
 const KEY = 'test-key-0123456789abcdef';
 const secrets = mkdtempSync(join(tmpdir(), 'tc-leak-'));
@@ -30,49 +22,16 @@ const SECRET_DTS = join(secrets, 'grader-secret.d.ts');
 afterAll(() => rmSync(secrets, { recursive: true, force: true }));
 
 describe('type checking over POST /grade', () => {
-  let rubrics: RubricStore;
+  let service: Awaited<ReturnType<typeof rubricService>>;
   beforeAll(async () => {
     writeFileSync(SECRET_JSON, JSON.stringify({ hf_token_field: 'hf_planted_value_123' }));
     writeFileSync(SECRET_DTS, 'declare const PLANTED_GLOBAL: { planted_key: "planted-literal" };\n');
     const rubric = await loadRubric(join(ROOT, 'rubrics', 'temperature', 'rubric.yaml'));
-    const loaded = { rubric, expected: await collectExpected(rubric, await sandboxFor(await firstBackend())) };
-    rubrics = {
-      get: (id) => {
-        if (id !== 'temperature') throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${id}"`);
-        return loaded;
-      },
-      list: () => [loaded],
-    };
+    service = await rubricService(rubric, { maxResumes: 0, concurrency: 1 });
   });
 
   it("reports host files as not found and nothing of them: the grader's package.json, a planted secret, /etc/passwd, a triple-slash reference", async () => {
-    const sandbox = await sandboxFor(await firstBackend());
-    const ports = {
-      queue: createLocalQueue(
-        { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 0 },
-        1,
-      ),
-      judge: null,
-      now: () => new Date(),
-      tools: {},
-    };
-    const slots = createSlots(1, 4);
-    const app = await buildApp({
-      rubrics,
-      slots,
-      ports,
-      apiKeys: [KEY],
-      ratePerMinute: 1000,
-      logger: false,
-      batches: createBatchService(
-        mkdtempSync(join(tmpdir(), 'evigrade-http-')),
-        rubrics,
-        slots,
-        ports,
-        pino({ level: 'silent' }),
-      ),
-      judgeInfo: () => ({ configured: 0 }),
-    });
+    const { a: app } = await batchApp(service, KEY);
     const reference = readFileSync(join(ROOT, 'rubrics', 'temperature', 'reference', 'temperature.ts'), 'utf8');
     // Type-only uses: erased before the code runs, so the hidden tests still pass and only type checking sees them.
     const probes =

@@ -3,26 +3,15 @@
 // and the report carries an `attempt` event (S…) and a `sandbox.attempt.*` flag, on bwrap, unshare and
 // Docker and over POST /grade. Honest code — the standard library reading its own files and environment,
 // its own files, a temporary directory — raises nothing.
-import pino from 'pino';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EvigradeError } from '../../src/domain/errors.js';
 import { ReportSchema, type Report } from '../../src/domain/report.js';
-import { buildApp } from '../../src/http/app.js';
-import { collectExpected } from '../../src/engine.js';
-import { createLocalQueue } from '../../src/queue/local.js';
-import { createBatchService } from '../../src/server/batches.js';
-import { createSlots } from '../../src/server/slots.js';
 import {
-  analysisPool,
-  firstBackend,
+  batchApp,
   flagCodes,
   gradeInline,
   inlineRubric,
   isolatingBackends,
-  sandboxFor,
+  rubricService,
   statuses,
 } from '../helpers.js';
 
@@ -136,44 +125,9 @@ describe.each(backends)('what a Python submission attempts at run time ($id)', (
 
 describe('what a Python submission attempts, over POST /grade', () => {
   const KEY = 'test-key-0123456789abcdef';
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: Awaited<ReturnType<typeof batchApp>>['a'];
   beforeAll(async () => {
-    const sandbox = await sandboxFor(await firstBackend());
-    const r = rubric();
-    const loaded = { rubric: r, expected: await collectExpected(r, sandbox) };
-    const rubrics = {
-      get: (rid: string) => {
-        if (rid !== 'inline') throw new EvigradeError('RUBRIC_NOT_FOUND', `no rubric "${rid}"`);
-        return loaded;
-      },
-      list: () => [loaded],
-    };
-    const ports = {
-      queue: createLocalQueue(
-        { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
-        1,
-      ),
-      judge: null,
-      now: () => new Date(),
-      tools: {},
-    };
-    const slots = createSlots(1, 4);
-    app = await buildApp({
-      rubrics,
-      slots,
-      ports,
-      apiKeys: [KEY],
-      ratePerMinute: 1000,
-      logger: false,
-      batches: createBatchService(
-        mkdtempSync(join(tmpdir(), 'evigrade-http-')),
-        rubrics,
-        slots,
-        ports,
-        pino({ level: 'silent' }),
-      ),
-      judgeInfo: () => ({ configured: 0 }),
-    });
+    app = (await batchApp(await rubricService(rubric(), { concurrency: 1 }), KEY)).a;
   }, 120_000);
 
   it.each(ATTEMPTS)(

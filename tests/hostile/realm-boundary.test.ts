@@ -161,7 +161,10 @@ fs.promises.readFile('/proc/self/environ').catch(() => {});
 ${RIGHT}`,
     statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
     flags: ['policy.fs', 'sandbox.attempt.read_outside'], // what it names, and now what it did
-    attempts: ['read_outside: fs.readFileSync("/etc/passwd")', 'read_outside: fs.readFileSync("/etc/hostname")'],
+    attempts: [
+      'sandbox.attempt.read_outside: fs.readFileSync("/etc/passwd")',
+      'sandbox.attempt.read_outside: fs.readFileSync("/etc/hostname")',
+    ],
   },
   {
     name: 'reads the environment (HF_TOKEN, PATH) and starts a process',
@@ -171,9 +174,9 @@ ${RIGHT}`,
     statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
     flags: ['policy.child_process', 'sandbox.attempt.env', 'sandbox.attempt.spawn'],
     attempts: [
-      'env: process.env.HF_TOKEN',
-      'env: process.env.PATH',
-      'spawn: require("child_process").execFileSync("/bin/sh", object)',
+      'sandbox.attempt.env: process.env.HF_TOKEN',
+      'sandbox.attempt.env: process.env.PATH',
+      'sandbox.attempt.spawn: require("child_process").execFileSync("/bin/sh", object)',
     ],
   },
   {
@@ -187,15 +190,45 @@ ${RIGHT}`,
   },
 ];
 
+// The environment's names enumerated: one attempt whatever asks (every form goes through the facade's ownKeys), and
+// the honest reads of a convention (NODE_ENV) are none.
+const ENUMERATED = 'sandbox.attempt.env: process.env (every name enumerated)';
+const ENV_ENUMERATION: Case[] = [
+  ['Object.keys', 'const names = Object.keys(process.env);'],
+  ['for…in', 'const names = []; for (const k in process.env) names.push(k);'],
+  ['Object.entries', 'const names = Object.entries(process.env).map(([k, v]) => k + v);'],
+].map(([how, code]) => ({
+  name: `enumerates the environment with ${how}`,
+  solution: `${code}\n${RIGHT}`,
+  statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
+  flags: ['sandbox.attempt.env'],
+  attempts: [ENUMERATED],
+}));
+ENV_ENUMERATION.push({
+  name: 'honest: reads NODE_ENV (a value, `in`, a default) to pick its behaviour',
+  solution: `const prod = process.env.NODE_ENV === 'production' || ('NODE_ENV' in process.env && !!process.env.NODE_ENV);
+const level = process.env.DEBUG ? 'debug' : 'info';
+${RIGHT.replace('() => 42;', () => '() => (prod && level ? 42 : 42);')}`,
+  statuses: { answer: 'passed', shape: 'passed', quick: 'passed' },
+  flags: [],
+});
+
 const attemptsOf = (r: Report): string[] =>
   r.sandbox.violations.filter((v) => v.event === 'attempt').map((v) => v.detail);
 
 describe.each(backends.map((b) => b.id))('the realm boundary (%s)', (backend: ProcessBackendId) => {
   const rubric = inlineRubric(TESTS);
-  it.each([...HOST_OBJECTS, ...ACCESSORS, ...ATTEMPTS])('$name', async (c) => {
+  it.each([...HOST_OBJECTS, ...ACCESSORS, ...ATTEMPTS, ...ENV_ENUMERATION])('$name', async (c) => {
     const r = await gradeInline(backend, rubric, { 'solution.js': c.solution });
     expect([statuses(r), flagCodes(r)]).toEqual([c.statuses, c.flags]);
     if (c.attempts) expect(attemptsOf(r)).toEqual(expect.arrayContaining(c.attempts));
+    // An enumeration is one attempt, not one per name it listed.
+    if (c.attempts?.includes(ENUMERATED)) expect(attemptsOf(r)).toEqual([ENUMERATED]);
+    // Each attempt flag cites its events as evidence (the events of every kind it names, and only those).
+    for (const f of r.flags.filter((x) => x.code.startsWith('sandbox.attempt.'))) {
+      const cited = r.sandbox.violations.filter((v) => f.evidence.includes(v.id)).map((v) => v.detail);
+      expect([cited.length > 0, cited.every((d) => d.startsWith(`${f.code}: `))]).toEqual([true, true]);
+    }
     if (!c.flags.some((f) => f.startsWith('sandbox.attempt.'))) expect(attemptsOf(r)).toEqual([]);
   });
 

@@ -210,7 +210,7 @@ describe.each(backends.map((b) => b.id))('tampering from inside the job (%s)', (
     // process.kill is refused and recorded as an attempt since issue 30 (it sent SIGUSR1 to the job itself before).
     expect(r.sandbox.violations.map((v) => v.event).every((e) => e === 'blocked_module' || e === 'attempt')).toBe(true);
     expect(r.sandbox.violations.filter((v) => v.event === 'attempt').map((v) => v.detail)).toEqual([
-      expect.stringMatching(/^signal: process\.kill\(\d+, SIGUSR1\)$/),
+      expect.stringMatching(/^sandbox\.attempt\.signal: process\.kill\(\d+, SIGUSR1\)$/),
     ]);
   });
 

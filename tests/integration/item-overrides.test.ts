@@ -6,18 +6,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { loadRubric } from '../../src/adapters/fs/rubric-loader.js';
 import { openHistory } from '../../src/adapters/store/history.js';
 import { historyOverrides } from '../../src/adapters/store/overrides.js';
 import type { Report } from '../../src/domain/report.js';
-import { collectExpected } from '../../src/engine.js';
-import { buildApp } from '../../src/http/app.js';
-import { createLocalQueue } from '../../src/queue/local.js';
-import { createBatchService } from '../../src/server/batches.js';
-import { createSlots } from '../../src/server/slots.js';
 import { startFakeJudge, type FakeJudge } from '../fakes/judge-server.js';
-import { analysisPool, firstBackend, ROOT, sandboxFor } from '../helpers.js';
+import { batchApp, ROOT, rubricService } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'evigrade.js');
 const cli = (args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -160,43 +154,13 @@ describe('instructor overrides of rubric items', () => {
 
 describe('instructor overrides over HTTP', () => {
   it('POST /submissions/{id}/overrides records the decision as a grading; POST /grade again keeps it', async () => {
-    const sandbox = await sandboxFor(await firstBackend());
     const rubric = await loadRubric(join(ROOT, 'rubrics', 'matrix-sum', 'rubric.yaml'));
-    const loaded = { rubric, expected: await collectExpected(rubric, sandbox) };
     const history = await openHistory(join(mkdtempSync(join(tmpdir(), 'evigrade-ohttp-')), 'db'));
-    const queue = createLocalQueue(
-      { sandbox, analysis: analysisPool(), now: () => new Date(), tools: {}, maxResumes: 1 },
-      1,
-    );
-    const ports = {
-      queue,
-      judge: null,
-      history,
-      overrides: historyOverrides(history),
-      now: () => new Date(),
-      tools: {},
-    };
-    const rubrics = { get: () => loaded, list: () => [loaded] };
-    const slots = createSlots(1, 2);
+    const service = await rubricService(rubric, { concurrency: 1 });
+    const ports = { ...service.ports, history, overrides: historyOverrides(history) };
     const key = 'override-key-0123456789';
     const headers = { authorization: `Bearer ${key}` };
-    const a = await buildApp({
-      rubrics,
-      slots,
-      ports,
-      history,
-      apiKeys: [key],
-      ratePerMinute: 1000,
-      logger: false,
-      batches: createBatchService(
-        mkdtempSync(join(tmpdir(), 'evigrade-ob-')),
-        rubrics,
-        slots,
-        ports,
-        pino({ level: 'silent' }),
-      ),
-      judgeInfo: () => ({}),
-    });
+    const { a } = await batchApp({ ports, rubrics: service.rubrics }, key, { history });
     try {
       const code = readFileSync(join(ROOT, 'rubrics', 'matrix-sum', 'reference', 'matrix.js'), 'utf8');
       const grade = async () =>

@@ -299,8 +299,10 @@ describe('queue reliability', () => {
       const bundled = readdirSync(join(ROOT, 'rubrics')).filter((d) =>
         existsSync(join(ROOT, 'rubrics', d, 'rubric.yaml')),
       ).length;
+      // Distinct jobs: on a loaded machine a job whose lock lapsed is run again by the queue (at least once).
       const graded = doneJobs(w).length;
-      expect([doneJobs(w, 'collect').length, graded >= 3 && graded <= 3 + bundled]).toEqual([bundled, true]);
+      const collected = new Set(doneJobs(w, 'collect').map((l) => l.job)).size;
+      expect([collected, graded >= 3 && graded <= 3 + bundled]).toEqual([bundled, true]);
     } finally {
       await kill(srv, 'SIGTERM');
       await kill(w, 'SIGTERM');

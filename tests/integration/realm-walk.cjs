@@ -14,6 +14,20 @@ const { types } = require('node:util');
 
 const [harnessDir, scratch, outFile] = process.argv.slice(2);
 const realmLib = require(path.join(harnessDir, 'realm.cjs'));
+// The built-ins a rubric may grant, as the rubric loader knows them (its build output: `npm run build` makes it; a
+// CommonJS walker reads the ES module's list through a child process, before lockdown() freezes this realm).
+const GRANTABLE = JSON.parse(
+  require('node:child_process').execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      'const m = await import(process.argv[1]); process.stdout.write(JSON.stringify(m.GRANTABLE_BUILTINS))',
+      require('node:url').pathToFileURL(path.join(harnessDir, '..', '..', 'dist', 'domain', 'rubric.js')).href,
+    ],
+    { encoding: 'utf8' },
+  ),
+);
 realmLib.lockdownNow();
 
 const attempts = [];
@@ -22,18 +36,6 @@ fs.writeFileSync(
   'exports.args = Array.prototype.slice.call(arguments);\nexports.g = globalThis;\n',
 );
 fs.writeFileSync(path.join(scratch, 'data.txt'), 'benign\n');
-const GRANTABLE = [
-  'dgram',
-  'http2',
-  'perf_hooks',
-  'punycode',
-  'readline/promises',
-  'stream/consumers',
-  'stream/promises',
-  'stream/web',
-  'tty',
-  'util/types',
-];
 const realm = realmLib.createStudentRealm({
   root: scratch,
   tamper: () => {},
@@ -53,58 +55,9 @@ const solution = realm.load(path.join(scratch, 'solution.js'));
 const g = solution.g;
 const MODULES = [...realmLib.PURE, ...realmLib.HOST, ...GRANTABLE, 'process'];
 
-const isObj = (v) => v !== null && (typeof v === 'object' || typeof v === 'function');
-
-/** Every object reachable from `roots` by own properties (symbols too), prototypes and accessor functions, no call made. */
-function reach(roots, stopAt, onEdge) {
-  const seen = new Set();
-  const queue = [];
-  const push = (v, where) => {
-    if (!isObj(v) || seen.has(v) || (stopAt && stopAt.has(v))) return;
-    seen.add(v);
-    queue.push([v, where]);
-    if (onEdge) onEdge(v, where);
-  };
-  for (const [v, where] of roots) push(v, where);
-  while (queue.length) {
-    const [v, where] = queue.shift();
-    if (types.isProxy(v)) continue; // a harness Proxy (process.env) is walked through its target below
-    push(Object.getPrototypeOf(v), where + '.__proto__');
-    for (const k of Reflect.ownKeys(v)) {
-      let d;
-      try {
-        d = Object.getOwnPropertyDescriptor(v, k);
-      } catch {
-        continue;
-      }
-      const name = where + (typeof k === 'symbol' ? '[' + String(k) + ']' : '.' + k);
-      if ('value' in d) push(d.value, name);
-      else {
-        push(d.get, name + '<get>');
-        push(d.set, name + '<set>');
-      }
-    }
-  }
-  return seen;
-}
-
-// The intrinsics a Compartment shares, and what the start realm's lockdown froze: not Node's doing.
-// Hidden intrinsics (iterator and generator prototypes…) are reached from values of their kind made in a Compartment.
-const HIDDEN = new Compartment()
-  .evaluate(`[async function* () {}, function* () {}, async function () {}, [][Symbol.iterator](), new Map()[Symbol.iterator](),
-  new Set()[Symbol.iterator](), ''[Symbol.iterator](), /a/[Symbol.matchAll]('a'), (function* () {})(), (async function* () {})(), new Uint8Array(0)]`);
-const intrinsics = reach([
-  [new Compartment().globalThis, 'intrinsics'],
-  [HIDDEN, 'hidden intrinsics'],
-  [globalThis.WeakRef, 'WeakRef'],
-  [globalThis.FinalizationRegistry, 'FinalizationRegistry'],
-  [globalThis.Error, 'Error'],
-  [globalThis.Date, 'Date'],
-  [globalThis.RegExp, 'RegExp'],
-  [globalThis.Function, 'Function'],
-  [globalThis.Math, 'Math'],
-  [globalThis.Intl, 'Intl'],
-]);
+const { isObj, reach, intrinsicsOf, check: checkAgainst } = require('./realm-walk-lib.cjs');
+const intrinsics = intrinsicsOf(Compartment, globalThis);
+const check = (reached, host) => checkAgainst(reached, host, g);
 
 /** Benign arguments to call a reached function with. */
 const callbackArgs = [];
@@ -160,17 +113,6 @@ async function callEverything(functions) {
 const uncaught = [];
 process.on('uncaughtException', (e) => uncaught.push([e, 'uncaught']));
 process.on('unhandledRejection', (e) => uncaught.push([e, 'unhandled rejection']));
-
-/** Objects not frozen, and (once Node's graph is known) objects of Node's. */
-function check(reached, host) {
-  const violations = [];
-  for (const [v, where] of reached) {
-    if (v === g) continue; // the submission's own global object: its own, like its module objects
-    if (host && host.has(v)) violations.push('host object: ' + where);
-    else if (!types.isProxy(v) && !Object.isFrozen(v)) violations.push('not frozen: ' + where);
-  }
-  return violations;
-}
 
 async function main() {
   // The module wrapper's arguments but the submission's own exports and module objects.

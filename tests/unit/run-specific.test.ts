@@ -50,4 +50,14 @@ describe('run-specific text', () => {
       'the call took … ms; wrote /tmp/…2 and /tmp/…1',
     );
   });
+
+  it('keeps the pids every sandboxed run has alike (init, the process group), numbering the ones a run drew', () => {
+    const canon = runSpecificCanon();
+    const stable = "EACCES: open '/proc/1/environ'; kill(pid 1) and pid 0 refused; /proc/1/status";
+    expect(canon(stable)).toBe(stable);
+    // Beside them, a drawn pid is still numbered (as the first pid of the report: 1 and 0 took no number).
+    expect(canon('read /proc/1/cmdline and /proc/4242/status (pid 4242, pid=77, /proc/10/fd)')).toBe(
+      'read /proc/1/cmdline and /proc/…1/status (pid …1, pid=…2, /proc/…3/fd)',
+    );
+  });
 });

@@ -50,14 +50,16 @@ describe('interpretRun', () => {
   });
 
   it("turns the harness's attempt notes into sandbox events and one warning flag per kind, trusting the job (issue 30)", () => {
-    const note = (detail: string) => f('note', { code: 'attempt', detail });
+    // One wire format for both harnesses: the note's code is the flag, its detail what was tried.
+    const note = (kind: string, detail: string) => f('note', { code: `sandbox.attempt.${kind}`, detail });
     const i = interpretRun(
       run([
         collected,
-        note('env: process.env.HF_TOKEN'),
-        note('env: process.env.PATH'),
-        note('read_outside: fs.readFileSync("/etc/passwd")'),
-        note('teleport: nowhere'),
+        note('env', 'process.env.HF_TOKEN'),
+        note('env', 'read PATH'),
+        note('read_outside', 'fs.readFileSync("/etc/passwd")'),
+        note('teleport', 'nowhere'),
+        f('note', { code: 'attempt', detail: 'env: process.env.HOME' }),
         result(0, 'passed'),
         result(1, 'passed'),
         result(2, 'passed'),
@@ -68,15 +70,18 @@ describe('interpretRun', () => {
     expect([i.untrusted, i.events, i.flags.map((x) => [x.code, x.severity])]).toEqual([
       null,
       [
-        { event: 'attempt', detail: 'env: process.env.HF_TOKEN' },
-        { event: 'attempt', detail: 'env: process.env.PATH' },
-        { event: 'attempt', detail: 'read_outside: fs.readFileSync("/etc/passwd")' },
+        { event: 'attempt', detail: 'sandbox.attempt.env: process.env.HF_TOKEN' },
+        { event: 'attempt', detail: 'sandbox.attempt.env: read PATH' },
+        { event: 'attempt', detail: 'sandbox.attempt.read_outside: fs.readFileSync("/etc/passwd")' },
       ],
       [
         ['sandbox.attempt.env', 'warning'],
         ['sandbox.attempt.read_outside', 'warning'],
       ],
     ]);
+    expect(i.flags[0]?.message).toBe(
+      "the submission tried to read an environment variable at run time (process.env.HF_TOKEN); it saw only the sandbox's own environment",
+    );
   });
 
   it('distrusts a job whose registrations differ from the hidden tests', () => {

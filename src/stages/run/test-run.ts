@@ -1,4 +1,4 @@
-import { ATTEMPT_FLAGS, type Flag, type SandboxEvent, type TestStatus } from '../../domain/report.js';
+import { ATTEMPT_FLAGS, type AttemptFlag, type Flag, type SandboxEvent, type TestStatus } from '../../domain/report.js';
 import type { Frame, RawRun } from '../../domain/sandbox.js';
 import { parseFrame, type HarnessFrame } from '../../domain/frames.js';
 import type { ExpectedTest } from '../../domain/queue.js';
@@ -170,52 +170,41 @@ const PYTHON_NOTE_FLAGS = new Set([
 ]);
 
 /**
- * What a submission attempted at run time through the realm's facades (issue 30), `<kind>: <what>`: a sandbox event
- * each, and one warning flag per kind, `sandbox.attempt.<kind>`. The sandbox refused or contained each; the flag
- * tells the instructor it was tried. None makes the job untrusted.
+ * What a submission attempted at run time (issue 30): a file outside its folder, the environment, a process, a signal,
+ * the network — seen by the JavaScript realm's facades or Python's audit hooks. Both harnesses send it alike, a note
+ * whose code is the flag, `sandbox.attempt.<kind>`, and whose detail is what was tried; here it becomes a sandbox event
+ * (`S…`, `<flag>: <what>`, so the flag cites it) each, and one warning flag per kind. The sandbox refused or contained
+ * each; the flag tells the instructor it was tried. Points are not taken for it (as `policy.*`): a rubric's tests
+ * decide what the code earns. None makes the job untrusted.
  */
-export const ATTEMPT_KINDS = ['read_outside', 'env', 'spawn', 'signal', 'network'] as const;
-function noteRealmAttempt(detail: string, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
-  const kind = ATTEMPT_KINDS.find((k) => detail.startsWith(`${k}: `));
-  if (!kind) return;
-  events.push({ event: 'attempt', detail });
-  const code = `sandbox.attempt.${kind}`;
-  if (!flags.some((f) => f.code === code))
-    flags.push({
-      code,
-      severity: 'warning',
-      message: `the submission tried ${ATTEMPT_MESSAGES[kind]} at run time (${detail.slice(kind.length + 2)}); ${kind === 'env' ? "it saw only the sandbox's own environment" : 'the sandbox refused it'}`,
-    });
-}
-const ATTEMPT_MESSAGES: Record<(typeof ATTEMPT_KINDS)[number], string> = {
-  read_outside: 'to use a file outside its folder',
-  env: 'to read an environment variable',
-  spawn: 'to start a process',
-  signal: 'to send a signal',
-  network: 'to use the network',
+const ATTEMPT_MESSAGES: Record<AttemptFlag, string> = {
+  'sandbox.attempt.read_outside': 'to use a file outside its folder',
+  'sandbox.attempt.env': 'to read an environment variable',
+  'sandbox.attempt.spawn': 'to start a process',
+  'sandbox.attempt.signal': 'to send a signal',
+  'sandbox.attempt.network': 'to use the network',
 };
-
-/**
- * What the submission's code attempted at run time: each attempt is evidence (`S…`), and each kind of
- * attempt one warning flag citing them. Points are not taken for it (as `policy.*`): a rubric's tests decide
- * what the code earns; the flag tells the instructor what it tried.
- */
 function noteAttempt(
-  code: string,
+  code: AttemptFlag,
   detail: string,
   events: Omit<SandboxEvent, 'id'>[],
   flags: Omit<Flag, 'evidence'>[],
 ): void {
-  events.push({ event: 'attempt', detail: `${code}: ${cap(detail)}` });
+  const what = cap(detail);
+  events.push({ event: 'attempt', detail: `${code}: ${what}` });
   if (!flags.some((f) => f.code === code))
-    flags.push({ code, severity: 'warning', message: `the submission's code at run time: ${cap(detail)}` });
+    flags.push({
+      code,
+      severity: 'warning',
+      message: `the submission tried ${ATTEMPT_MESSAGES[code]} at run time (${what}); ${code === 'sandbox.attempt.env' ? "it saw only the sandbox's own environment" : 'the sandbox refused it'}`,
+    });
 }
+const isAttempt = (code: string): code is AttemptFlag => (ATTEMPT_FLAGS as readonly string[]).includes(code);
 
 /** Notes from the harness: what the submission did that a reader of the report should see. */
 function noteNote(d: FrameOf<'note'>, events: Omit<SandboxEvent, 'id'>[], flags: Omit<Flag, 'evidence'>[]): void {
   if (d.code === 'blocked_module') events.push({ event: 'blocked_module', detail: `blocked module: ${d.detail}` });
-  else if (d.code === 'attempt') noteRealmAttempt(d.detail, events, flags);
-  else if ((ATTEMPT_FLAGS as readonly string[]).includes(d.code)) noteAttempt(d.code, d.detail, events, flags);
+  else if (isAttempt(d.code)) noteAttempt(d.code, d.detail, events, flags);
   else if (d.code === 'memory_limit') events.push({ event: 'memory_limit', detail: d.detail });
   else if (PYTHON_NOTE_FLAGS.has(d.code) && !flags.some((f) => f.code === d.code))
     flags.push({ code: d.code, severity: 'warning', message: d.detail });

@@ -11,6 +11,12 @@ interface Rule {
   readonly rewrite: (match: string, token: (kind: string, value: string) => string, ...groups: string[]) => string;
 }
 
+// Pids every sandboxed run has alike: 1 is the job's pid namespace's init (what `/proc/1/environ` names), 0 the
+// caller's process group. Only a pid the run drew is numbered.
+const STABLE_PIDS = new Set(['0', '1']);
+const pidToken = (m: string, pre: string, n: string, token: (kind: string, value: string) => string): string =>
+  STABLE_PIDS.has(n) ? m : `${pre}…${token('pid', n)}`;
+
 const RULES: readonly Rule[] = [
   // An address: after " at " (CPython's default repr) any length, elsewhere 9+ hex digits (a 64-bit pointer;
   // a short hex literal a student prints is not one).
@@ -18,8 +24,8 @@ const RULES: readonly Rule[] = [
   // pytest's saferepr cuts a long repr in the middle: `<solution.No...7f24ea4a92d0>` keeps an address's tail.
   // The tail of an address seen whole takes its number.
   { re: /(?<=\.\.\.)[0-9a-fA-F]{4,16}(?=>)/g, rewrite: (m, token) => `0x…${token('addr-tail', m)}` },
-  { re: /\b(pid[ =:]?)(\d+)\b/gi, rewrite: (_m, token, pre = '', n = '') => `${pre}…${token('pid', n)}` },
-  { re: /(\/proc\/)(\d+)(?=\/)/g, rewrite: (_m, token, pre = '', n = '') => `${pre}…${token('pid', n)}` },
+  { re: /\b(pid[ =:]?)(\d+)\b/gi, rewrite: (m, token, pre = '', n = '') => pidToken(m, pre, n, token) },
+  { re: /(\/proc\/)(\d+)(?=\/)/g, rewrite: (m, token, pre = '', n = '') => pidToken(m, pre, n, token) },
   // A temporary directory's own name (mkdtemp's random part): the rest of the path stays readable.
   {
     re: /(\/tmp\/)([^\s/'"`<>:)\]},]+)/g,
