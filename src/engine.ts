@@ -10,7 +10,7 @@ import { parseFrame } from './domain/frames.js';
 import type { HarnessPayload, RawRun, SandboxJob } from './domain/sandbox.js';
 import { EvigradeError } from './domain/errors.js';
 import type { DeterministicReport } from './domain/report.js';
-import { selectorMatches, type Limits, type Rubric } from './domain/rubric.js';
+import { selectorMatches, totalTimeoutMs, type Limits, type Rubric } from './domain/rubric.js';
 import type { Submission } from './domain/submission.js';
 import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from './stages/run/attempts.js';
 import { assembleReport, testName, toTestResults } from './stages/score/report.js';
@@ -19,6 +19,13 @@ import type { ExpectedTest } from './domain/queue.js';
 import { interpretRun } from './stages/run/test-run.js';
 import { importedNames } from './stages/run/imports.js';
 import { jobTest } from './stages/run/test-rewrite.js';
+import {
+  limitGroups,
+  payloadTimeouts,
+  testLimitsOf,
+  unknownLimitSelectors,
+  type LimitGroup,
+} from './stages/run/test-limits.js';
 import { isTsFile, jsName, transpileForJob } from './stages/run/typescript.js';
 
 /** What the deterministic part needs: it runs where the queue runs it (this process, or a worker). */
@@ -37,6 +44,8 @@ export const ms = (since: number): number => Math.round(performance.now() - sinc
 export interface RunOptions {
   readonly limits?: Limits;
   readonly stopAtFirstFailure?: boolean;
+  /** The rubric's own time limit per test (`test_limits`), by job file and index. */
+  readonly testTimeouts?: HarnessPayload['testTimeouts'];
 }
 
 function payload(
@@ -60,6 +69,7 @@ function payload(
     // The submission's process gets the job's memory less what the test process itself needs.
     ...(python ? { memoryBytes: Math.max(64, limits.memory_mb - 48) * 1024 * 1024 } : {}),
     ...(opts.stopAtFirstFailure ? { stopAtFirstFailure: true } : {}),
+    ...(opts.testTimeouts ? { testTimeouts: opts.testTimeouts } : {}),
   };
 }
 
@@ -106,6 +116,7 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
     );
   }
   if (problems.length === 0 && expected.length === 0) problems.push('the test files register no tests');
+  problems.push(...unknownLimitSelectors(rubric, expected));
   const names = expected.map(testName);
   for (const sel of [...Object.keys(rubric.spec.weights), ...rubric.spec.edge_cases]) {
     if (!names.some((n) => selectorMatches(sel, n)))
@@ -194,7 +205,10 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
   return { value, ms: ms(t0) };
 }
 
-/** Runs the job, and re-runs it for the tests a kill left without a result. */
+/**
+ * Runs the job, and re-runs it for the tests a kill left without a result: once per memory limit the rubric gives
+ * tests (`test_limits`), each group in jobs of its own with that limit.
+ */
 async function runTests(
   files: Submission['files'],
   rubric: Rubric,
@@ -204,14 +218,43 @@ async function runTests(
   sourceOf: (jobPath: string) => string,
   opts: RunOptions = {},
 ): Promise<void> {
-  let only: HarnessPayload['only'] = null;
-  const limits = opts.limits ?? rubric.spec.limits;
-  for (let attempt = 0; attempt <= ports.maxResumes; attempt++) {
-    const run: RawRun = await ports.sandbox.run(jobOf(rubric, files, 'run', only, limits, opts));
-    const next = foldAttempt(state, interpretRun(run, expected, sourceOf), run, expected, limits);
+  const own = testLimitsOf(rubric, expected);
+  const testTimeouts = payloadTimeouts(expected, own);
+  const groups = limitGroups(expected, own, opts.limits ?? rubric.spec.limits);
+  const job = { files, rubric, expected, sourceOf, opts: { ...opts, ...(testTimeouts ? { testTimeouts } : {}) } };
+  for (const g of groups) await runGroup(job, g, groups.length === 1 ? null : onlyMap(g.tests), state, ports);
+}
+
+/**
+ * One group's jobs: a job killed while a test ran has that test charged and the rest resumed in a fresh job. A test
+ * the grader stopped at its own limit always lets the rest resume, while the submission's budget for such tests
+ * (`limits.total_timeout_ms`, each counted at its limit) lasts; any other kill, at most `maxResumes` times.
+ */
+async function runGroup(
+  job: {
+    files: Submission['files'];
+    rubric: Rubric;
+    expected: readonly ExpectedTest[];
+    sourceOf: (p: string) => string;
+    opts: RunOptions;
+  },
+  group: LimitGroup,
+  first: HarnessPayload['only'],
+  state: AttemptState,
+  ports: Pick<GradePorts, 'sandbox' | 'maxResumes'>,
+): Promise<void> {
+  let only = first;
+  let kills = 0;
+  for (;;) {
+    const run: RawRun = await ports.sandbox.run(jobOf(job.rubric, job.files, 'run', only, group.limits, job.opts));
+    const next = foldAttempt(state, interpretRun(run, job.expected, job.sourceOf), run, group.tests, group.limits);
     if (!next) return;
-    if (attempt < ports.maxResumes)
-      state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
+    if (run.testTimeout) {
+      state.stoppedMs += run.testTimeout.limitMs;
+      if (state.stoppedMs >= totalTimeoutMs(group.limits))
+        return void (state.budgetSpent = totalTimeoutMs(group.limits));
+    } else if (++kills > ports.maxResumes) return;
+    state.events.push({ event: 'resumed', detail: `re-running ${next.length} test(s) that had not reported` });
     only = onlyMap(next);
   }
 }

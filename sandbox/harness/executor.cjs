@@ -59,19 +59,34 @@ function createExecutor(ctx) {
       ctx.send('result', { ...base, status: 'skipped', durationMs: 0, message: mode === 'todo' ? 'todo' : 'skipped' });
       return;
     }
-    ctx.send('start', { index: test.index, file: test.file });
+    const blocks = beforeEachChain(test);
+    // The test's own limit: the rubric's for this test (payload.testTimeouts), else its own third argument, else the
+    // default. Announced with the most its hooks and body may take together: the grader stops a test that runs past
+    // them from outside (a loop that never yields; adapters/sandbox/test-watch.ts).
+    // A node:test test has no limit in the job (Infinity, as node:test); the rubric's bounds it from outside.
+    const timeout = (ctx.timeoutOf && ctx.timeoutOf(test)) || test.timeout || state.defaultTimeout;
+    const limit = timeout !== Infinity ? timeout : ctx.rubricTimeout;
+    let budget = limit;
+    for (let i = 0; i < blocks.length; i++) {
+      for (const hooks of [blocks[i].beforeEach, blocks[i].afterEach]) {
+        for (let j = 0; j < hooks.length; j++) {
+          const ms = hooks[j].timeout || state.defaultTimeout;
+          if (ms !== Infinity) budget += ms;
+        }
+      }
+    }
+    ctx.send('start', limit > 0 ? { index: test.index, file: test.file, timeoutMs: limit, budgetMs: budget } : { index: test.index, file: test.file });
     const start = P.hrtime();
     ctx.setCurrent(test);
     ctx.resetExpect(test);
     let err = inherited;
-    const blocks = beforeEachChain(test);
     let ranTo = -1;
     for (let i = 0; i < blocks.length && !err; i++) {
       ranTo = i;
       err = await runHooks(blocks[i].beforeEach, state.defaultTimeout, 'hook');
     }
     if (!err) {
-      err = await callWithTimeout(test.fn, test.timeout || state.defaultTimeout, 'test');
+      err = await callWithTimeout(test.fn, timeout, 'test');
       const late = ctx.takeUncaught();
       if (!err && late) err = late;
       if (!err) err = ctx.expectErrors();

@@ -53,15 +53,18 @@ function refuseExit(send) {
  * drains the pipe. (Writes that bypass process.stdout are still capped by the
  * grader, which then kills the job.)
  */
-function capOutput(cap, send, failRunning) {
+function capOutput(cap, send, failRunning, observe) {
   let used = 0;
   let exceeded = false;
-  for (const stream of [process.stdout, process.stderr]) {
+  for (const [stream, name] of [[process.stdout, 'stdout'], [process.stderr, 'stderr']]) {
     const write = stream.write;
     stream.write = function cappedWrite(chunk, encoding, cb) {
       const n = typeof chunk === 'string' ? HostBuffer.byteLength(chunk, typeof encoding === 'string' ? encoding : 'utf8') : (chunk && chunk.length) || 0;
       used += n;
-      if (used <= cap) return P.ReflectApply(write, this, arguments);
+      if (used <= cap) {
+        if (observe) observe(name, chunk, encoding);
+        return P.ReflectApply(write, this, arguments);
+      }
       if (!exceeded) {
         exceeded = true;
         send('limit', { code: 'output_limit', detail: 'output passed ' + cap + ' bytes; further output is discarded' });

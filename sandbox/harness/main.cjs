@@ -16,6 +16,7 @@ const { installGlobals } = require('./globals.cjs');
 const { createLoaders } = require('./loaders.cjs');
 const { createExpect, createJestObject } = require('./jest-api.cjs');
 const { freezeAssert, shutInspector, refuseExit, capOutput } = require('./hardening.cjs');
+const { createTestOutput } = require('./test-output.cjs');
 const Module = require('node:module');
 
 
@@ -109,9 +110,10 @@ function start() {
   installGlobals({ jestApi, nodeTestApi, onWrite: (name) => tamper('tampering.globals', 'assignment to global ' + name) });
   const realExit = refuseExit(send);
   shutInspector((what) => send('note', { code: 'blocked_module', detail: what }));
+  const testOutput = createTestOutput(send);
   capOutput(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024, send, (err) => {
     if (runner.active.finish) runner.active.finish(err);
-  });
+  }, testOutput.observe);
   const onBlocked = (what) => send('note', { code: 'blocked_module', detail: what });
   // The submission's process.exit refuses through the real process's refusing exit, but is not that function: nothing
   // the real process holds is handed to the submission (the walk inside a graded job found it was).
@@ -187,6 +189,8 @@ function start() {
     return states;
   }
 
+  // The rubric's own limits per test (its `test_limits`), by file and index: they override a test's own timeout.
+  const testTimeouts = payload.testTimeouts && typeof payload.testTimeouts === 'object' ? payload.testTimeouts : null;
   // An audit's mutant runs stop at the first test that does not pass (payload.stopAtFirstFailure).
   let failedOnce = false;
   const stopAtFirstFailure = payload.stopAtFirstFailure === true;
@@ -198,8 +202,15 @@ function start() {
       onFailure: () => {
         failedOnce = true;
       },
-      only: payload.only && payload.only[state.file] ? new Set(payload.only[state.file]) : null,
-      setCurrent: () => {},
+      // A resumed run names the tests to run per file; a file it does not name has none left (it used to run whole).
+      only: payload.only ? new Set(P.ObjectHasOwn(payload.only, state.file) ? payload.only[state.file] : []) : null,
+      setCurrent: (t) => testOutput.setTest(t ? { file: state.file, index: t.index } : null),
+      timeoutOf: (t) => {
+        const own = testTimeouts && P.ObjectHasOwn(testTimeouts, state.file) ? testTimeouts[state.file] : null;
+        const ms = own && P.ObjectHasOwn(own, P.String(t.index)) ? own[t.index] : 0;
+        return typeof ms === 'number' && ms > 0 ? ms : 0;
+      },
+      rubricTimeout: payload.testTimeoutMs,
       resetExpect: (t) => {
         if (expect) expect.setState({ assertionCalls: 0, expectedAssertionsNumber: null, isExpectingAssertions: false, suppressedErrors: [], currentTestName: runner.pathOf(t).join(' ') });
         guard.beginTest();

@@ -13,6 +13,7 @@ module.exports = Object.freeze({
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
   ObjectGetOwnPropertySymbols: Object.getOwnPropertySymbols,
   ObjectIs: Object.is,
+  ObjectHasOwn: Object.hasOwn,
   ReflectApply: Reflect.apply,
   JSONStringify: JSON.stringify,
   JSONParse: JSON.parse,

@@ -89,15 +89,23 @@ class Submission:
         from_child_r, from_child_w = os.pipe()
         attempts_r, attempts_w = os.pipe()  # attempts.py's lines, read only here
         os.set_blocking(attempts_r, False)
+        # What it prints, mirrored as printed (student.py Capture): read when it is stopped mid-request, else dropped.
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        for fd in (out_r, err_r):
+            os.set_blocking(fd, False)
         env = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'TZ': 'UTC', 'PYTHONHASHSEED': '0'}
         self.proc = subprocess.Popen(
             [sys.executable, '-I', '-B', os.path.join(HERE, 'student.py'), self.root, str(to_child_r), str(from_child_w),
              str(self.memory), str(self.output_cap), str(attempts_w)],
-            pass_fds=(to_child_r, from_child_w, attempts_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, cwd=self.root, env=env, start_new_session=True)
+            pass_fds=(to_child_r, from_child_w, attempts_w), stdin=subprocess.DEVNULL, stdout=out_w,
+            stderr=err_w, cwd=self.root, env=env, start_new_session=True)
         os.close(to_child_r)
         os.close(from_child_w)
         os.close(attempts_w)
+        os.close(out_w)
+        os.close(err_w)
+        self.mirrors_fds = (out_r, err_r)
         self.attempts = (attempts_r, [b''])
         self.generation += 1
         self.ep = Endpoint(Pipe(from_child_r, to_child_w), self.serve, self.proxy, self.wait)
@@ -129,6 +137,14 @@ class Submission:
         owntime.kill_descendants()
         self.drain_attempts()
         os.close(self.attempts[0])
+        # What the request it was stopped in had printed (a finished request's output came with its reply).
+        out, err = (self.drain_mirror(fd) for fd in self.mirrors_fds)
+        for fd in self.mirrors_fds:
+            os.close(fd)
+        if out:
+            sys.stdout.write(out)
+        if err:
+            sys.stderr.write(err)
         for fd in self.fds:
             try:
                 os.close(fd)
@@ -242,8 +258,25 @@ class Submission:
             if code in ATTEMPT_CODES and detail:
                 note(self.events, code, detail[:200])
 
+    @staticmethod
+    def drain_mirror(fd, limit=65536):
+        """What a mirror pipe holds (student.py Capture), up to `limit` bytes, as text."""
+        chunks, size = [], 0
+        while size < limit:
+            try:
+                chunk = os.read(fd, 65536)
+            except (BlockingIOError, OSError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b''.join(chunks)[:limit].decode('utf-8', 'replace')
+
     def on_reply(self, msg):
         self.drain_attempts()
+        for fd in self.mirrors_fds:  # the reply carries this output itself
+            self.drain_mirror(fd)
         out = msg.get('o')
         if type(out) is list and len(out) == 3:
             if type(out[0]) is str:

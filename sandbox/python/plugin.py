@@ -110,6 +110,9 @@ class CollectStub(types.ModuleType):
         return unavailable
 
 
+# Characters of output kept per test, both streams together (as sandbox/harness/test-output.cjs).
+TEST_OUTPUT_CHARS = 4096
+
 class EvigradePlugin:
     def __init__(self, payload, channel, sub, events):
         self.payload = payload
@@ -193,12 +196,20 @@ class EvigradePlugin:
         items[:] = keep
 
     # -- running
+    def limit_of(self, file, index):
+        """The test's own time limit: the rubric's for this test (`test_limits`), else `limits.test_timeout_ms`."""
+        own = (self.payload.get('testTimeouts') or {}).get(file) or {}
+        ms = own.get(str(index)) if isinstance(own, dict) else None
+        return ms if type(ms) is int and ms > 0 else self.payload['testTimeoutMs']
+
     def pytest_runtest_logstart(self, nodeid, location):
-        if self.sub is not None:
-            self.sub.new_test(self.payload['testTimeoutMs'], nodeid)
         file, index = self.index.get(nodeid, (None, None))
+        limit = self.limit_of(file, index)
+        if self.sub is not None:
+            self.sub.new_test(limit, nodeid)
         if file is not None:
-            self.channel.send('start', {'file': file, 'index': index})
+            # Announced with its limit: the grader stops a test that runs past it from outside (test-watch.ts).
+            self.channel.send('start', {'file': file, 'index': index, 'timeoutMs': limit, 'budgetMs': limit})
 
     def pytest_runtest_makereport(self, item, call):
         if call.excinfo is not None and isinstance(call.excinfo.value, (SubmissionStopped, OutputLimit)):
@@ -215,7 +226,21 @@ class EvigradePlugin:
             return
         status, message = outcome(reports, self.stopped.get(nodeid))
         duration = sum(r.duration for r in reports) * 1000
+        self.send_output(file, index, reports)
         self.channel.send('result', {'file': file, 'index': index, 'path': [nodeid], 'status': status, 'durationMs': round(duration, 3), 'message': message})
+
+    def send_output(self, file, index, reports):
+        """What the test printed (pytest's capture: its own prints and the submission's, which the host writes
+        there), bounded as the JavaScript harness bounds it (test-output.cjs)."""
+        last = reports[-1] if reports else None  # each phase's report carries the sections of the phases before it
+        left = TEST_OUTPUT_CHARS
+        for stream, text in (('stdout', last.capstdout if last else ''), ('stderr', last.capstderr if last else '')):
+            if not text or left <= 0:
+                continue
+            kept = text[:left]
+            left -= len(kept)
+            self.channel.send('output', {'file': file, 'index': index, 'stream': stream, 'text': kept,
+                                         'truncated': len(kept) < len(text)})
 
     def flush_events(self):
         for code, detail in self.events[self.sent_events:]:

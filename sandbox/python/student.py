@@ -36,14 +36,31 @@ UNARY = {
 PLAIN_BASES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 
 
+# Characters of one request's output also written, as they are printed, to the process's own stdout or stderr (a pipe
+# the test process reads only when this process is stopped: a test stopped at its limit keeps what it printed first).
+MIRROR_CHARS = 4096
+
+
 class Capture(io.TextIOBase):
     """What the submission prints during one request, up to a cap (beyond it, the rest is dropped and noted)."""
 
-    def __init__(self, cap):
+    def __init__(self, cap, mirror_fd=None):
         self.parts = []
         self.size = 0
         self.cap = cap
         self.over = False
+        self.mirror_fd = mirror_fd
+        self.mirrored = 0
+
+    def mirror(self, s):
+        room = MIRROR_CHARS - self.mirrored
+        if self.mirror_fd is None or room <= 0 or not s:
+            return
+        self.mirrored += min(len(s), room)
+        try:
+            os.write(self.mirror_fd, s[:room].encode('utf-8', 'replace'))
+        except OSError:  # a full or closed pipe: the reply still carries the output
+            self.mirror_fd = None
 
     def writable(self):
         return True
@@ -54,6 +71,7 @@ class Capture(io.TextIOBase):
         room = self.cap - self.size
         if len(s) > room:
             self.over = True
+        self.mirror(s[:max(room, 0)])
         self.parts.append(s[:max(room, 0)])
         self.size += min(len(s), max(room, 0))
         return len(s)
@@ -76,7 +94,7 @@ class Student:
         self.ep.perform = lambda *a: self.captured(base_perform, *a)
 
     def captured(self, perform, *args):
-        out, err = Capture(self.output_cap), Capture(self.output_cap)
+        out, err = Capture(self.output_cap, 1), Capture(self.output_cap, 2)
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err
         try:
@@ -293,6 +311,11 @@ class TestObject(Remote):
 def main():
     root, rfd, wfd, memory, output_cap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     os.set_blocking(int(sys.argv[6]), False)  # a full pipe drops an attempt line rather than stopping the code
+    for fd in (1, 2):  # the mirrors of its output (Capture): a full pipe drops the mirror, never stops the code
+        try:
+            os.set_blocking(fd, False)
+        except OSError:
+            pass
     watch_attempts(root, int(sys.argv[6]))
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

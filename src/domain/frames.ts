@@ -12,7 +12,14 @@ export const FRAME_DATA = {
     tests: z.array(z.object({ index: z.number().int().nonnegative(), path: z.array(z.string()) })),
     error: z.string().nullable(),
   }),
-  start: z.object(testRef),
+  /** A test begins; with its own limit and the most its hooks and body may take (the grader's watch, test-watch.ts). */
+  start: z.object({
+    ...testRef,
+    timeoutMs: z.number().positive().optional(),
+    budgetMs: z.number().positive().optional(),
+  }),
+  /** What the running test printed, as it printed it (bounded per test by the harness; `truncated` once cut). */
+  output: z.object({ ...testRef, stream: z.enum(['stdout', 'stderr']), text: z.string(), truncated: z.boolean() }),
   result: z.object({
     ...testRef,
     path: z.array(z.string()),

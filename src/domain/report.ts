@@ -12,6 +12,11 @@ export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'skipped']
 export const TestStatusSchema = z.enum(TEST_STATUSES);
 export type TestStatus = z.infer<typeof TestStatusSchema>;
 
+/** A test's prints, per stream, as the harness kept them (at most 4096 characters in all; `truncated` when cut). */
+export const TestOutputSchema = z
+  .object({ stdout: z.string().max(4096), stderr: z.string().max(4096), truncated: z.boolean() })
+  .strict();
+
 export const TestResultSchema = z
   .object({
     id: z.string().regex(/^T\d+$/),
@@ -25,6 +30,8 @@ export const TestResultSchema = z
     edgeCase: z.boolean(),
     /** What students see of this test, from the rubric (absent in reports older than the field: hidden). */
     student: TestPolicySchema.optional(),
+    /** What the test printed while it ran (its own prints and the submission's), bounded; absent when nothing. */
+    output: TestOutputSchema.optional(),
   })
   .strict();
 export type TestResult = z.infer<typeof TestResultSchema>;

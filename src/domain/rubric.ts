@@ -20,8 +20,43 @@ export const LimitsSchema = z
     tmp_kb: positiveInt.max(1_048_576).default(8_192),
     max_files: positiveInt.max(10_000).default(64),
     max_bytes: positiveInt.max(100_000_000).default(1_000_000),
+    total_timeout_ms: positiveInt
+      .min(200)
+      .max(3_600_000)
+      .optional()
+      .describe(
+        'what the tests the grader stops at their own time limit may take together, each counted at its limit: past it the rest are not resumed (default 3 × timeout_ms)',
+      ),
   })
   .strict();
+
+/** A submission's time budget for tests stopped from outside at their own limit (each charged its limit). */
+export const totalTimeoutMs = (l: Limits): number => l.total_timeout_ms ?? 3 * l.timeout_ms;
+
+/**
+ * One entry of the rubric's `test_limits`: a test's or a group's own time limit (its per-test timeout, as
+ * `limits.test_timeout_ms` for every other test) and memory limit (such tests run in a job of their own with it).
+ */
+export const TestLimitSchema = z
+  .object({
+    time_ms: positiveInt
+      .min(100)
+      .max(600_000)
+      .optional()
+      .describe(
+        "the test's own time limit, in its own time (overrides limits.test_timeout_ms and the test's own timeout)",
+      ),
+    memory_mb: positiveInt
+      .min(64)
+      .max(16_384)
+      .optional()
+      .describe('the memory limit of the job its tests run in (overrides limits.memory_mb for them)'),
+  })
+  .strict()
+  .refine((l) => l.time_ms !== undefined || l.memory_mb !== undefined, {
+    message: 'give time_ms, memory_mb or both',
+  });
+export type TestLimit = z.infer<typeof TestLimitSchema>;
 
 /**
  * What analysing a file may cost, and what a file the submission makes unmeasurable scores. Part of the
@@ -132,6 +167,8 @@ export const RubricSchema = z
     weights: z.record(z.string(), z.number().positive()).default({}),
     edge_cases: z.array(z.string().min(1)).default([]),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
+    /** Per test, group or test file (selectors as `visibility`; the most specific wins): its own time and memory limits. */
+    test_limits: z.record(z.string().min(1), TestLimitSchema).optional(),
     criteria: CriteriaSchema.default(CriteriaSchema.parse({})),
     blend: BlendSchema.default(BlendSchema.parse({})),
     complexity: z
@@ -162,7 +199,17 @@ export const RubricSchema = z
     /** `evigrade audit`: mutant ids to ignore (each with a reason) and the flakiness repeats. */
     audit: AuditSpecSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((r, ctx) => {
+    // A test's own limit above its job's would never be reached: the job's would stop it first.
+    for (const [sel, l] of Object.entries(r.test_limits ?? {}))
+      if (l.time_ms !== undefined && l.time_ms > r.limits.timeout_ms)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['test_limits', sel, 'time_ms'],
+          message: `${l.time_ms} ms is above limits.timeout_ms (${r.limits.timeout_ms} ms), the time of the whole job the test runs in`,
+        });
+  });
 
 export type RubricSpec = z.infer<typeof RubricSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;

@@ -32,6 +32,8 @@ export interface HarnessPayload {
   readonly stubNames: readonly string[];
   /** Jest's default per-test timeout unless the rubric changes it. */
   readonly testTimeoutMs: number;
+  /** The rubric's own limit for particular tests (`test_limits`), per file and index: it overrides a test's timeout. */
+  readonly testTimeouts?: Readonly<Record<string, Readonly<Record<number, number>>>>;
   /** Output the harness lets through before failing the running test. */
   readonly outputBytes: number;
   /** Node built-ins the rubric grants beyond the harness's default set. */
@@ -49,6 +51,13 @@ export interface SandboxJob {
   readonly limits: Limits;
 }
 
+/** A test stopped from outside the job, and the limit (its own) it ran past. */
+export interface TestTimeout {
+  readonly file: string;
+  readonly index: number;
+  readonly limitMs: number;
+}
+
 export interface Frame {
   readonly seq: number;
   readonly type: string;
@@ -63,6 +72,8 @@ export interface RawRun {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /** The test the grader stopped from outside at its own limit (adapters/sandbox/test-watch.ts); absent or null if none. */
+  readonly testTimeout?: TestTimeout | null;
   readonly outputLimitHit: boolean;
   readonly memoryLimitHit: boolean;
   readonly pidsLimitHit: boolean;

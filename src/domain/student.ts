@@ -14,6 +14,20 @@ export const StudentTestSchema = z
     message: bounded(8_000).nullable(),
     /** The instructor's hint, when the test did not pass. */
     hint: bounded(2_000).nullable(),
+    /**
+     * Visible tests only: what the test printed (the student's own prints among them), bounded, frames into anything
+     * but the student's files removed; null when it printed nothing, or when it quotes a hidden test.
+     */
+    output: z
+      .object({
+        stdout: bounded(4_096),
+        stderr: bounded(4_096),
+        truncated: z.boolean(),
+        withheld: bounded(200).nullable(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict();
 export type StudentTest = z.infer<typeof StudentTestSchema>;

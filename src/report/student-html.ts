@@ -35,10 +35,21 @@ function scores(v: StudentReport): string {
   ].join('\n');
 }
 
+/** What a visible test printed: stdout, then stderr, each labelled; or why it is not shown. */
+function printed(o: StudentTest['output']): string {
+  if (!o) return '';
+  if (o.withheld !== null) return `<p class="meta">${t(o.withheld)}</p>`;
+  const block = (label: string, text: string): string =>
+    text ? `<p class="out-label">${label}</p><pre class="out">${t(text)}</pre>` : '';
+  const cut = o.truncated ? '<p class="meta">Only the start of its output is kept.</p>' : '';
+  return `<div class="printed">${block('Your output', o.stdout)}${block('Your error output', o.stderr)}${cut}</div>`;
+}
+
 function testCard(x: StudentTest): string {
   const pts = x.maxPoints === null ? '' : `<span class="pts">${x.points ?? 0}/${x.maxPoints}</span>`;
   const body = [
     x.message !== null ? `<pre class="msg">${t(x.message)}</pre>` : '',
+    printed(x.output ?? null),
     x.hint !== null ? `<p class="hint"><strong>Hint:</strong> ${t(x.hint)}</p>` : '',
   ].join('');
   return [

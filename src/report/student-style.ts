@@ -31,6 +31,8 @@ li.test { border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; 
 .badge.failed, .badge.error, .badge.timeout { background: var(--bad); }
 .badge.skipped { background: var(--muted); }
 pre.msg { font-family: var(--mono); font-size: 0.85em; background: var(--alt); padding: 8px; margin: 8px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; border-radius: 4px; }
+.out-label { margin: 8px 0 0; font-size: 0.85em; color: var(--muted); }
+pre.out { font-family: var(--mono); font-size: 0.85em; padding: 6px 8px; margin: 2px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; border-left: 3px solid var(--line); }
 .hint { margin: 8px 0 0; padding: 6px 10px; background: #eef5ff; border-radius: 4px; overflow-wrap: anywhere; }
 ul.findings { padding-left: 1.2em; }
 ul.findings li { margin: 0 0 6px; overflow-wrap: anywhere; }

@@ -19,6 +19,7 @@ export const CACHE_LAYOUT = {
   cli: "the CLI script's V8 code cache, one per command, by the script's hash, size, inode and time, node's version and flags",
   python:
     "the Python jobs' root file system with the harness's bytecode, named by the `stat`s of all it is made from, the libraries `ldd` named listed beside it",
+  work: "the unshare backend's work directories (job roots hard-linked from `python/`) where /tmp is another file system than the cache's; removed when their grader ends",
   reference:
     'an empty file per rubric whose reference passed its tests, by rubric and reference hash, under the harness hash and node version that graded it',
   judge:

@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensurePythonRootfs } from '../../src/adapters/sandbox/python-rootfs.js';
+import { availability } from '../../src/adapters/sandbox/registry.js';
+import type { Report } from '../../src/domain/report.js';
+import { spawnEvigrade } from '../fakes/worker-proc.js';
 import { ROOT } from '../helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'evigrade-pyroot-'));
@@ -44,4 +47,43 @@ describe.skipIf(!hasPytest)('the Python root kept between runs', () => {
     expect(second).not.toBe(first);
     expect(readFileSync(join(second, 'evigrade', 'py', 'owntime.py'), 'utf8')).toMatch(/# changed\n$/);
   }, 180_000);
+});
+
+// A tmpfs /tmp (Debian 13, Arch, Fedora) is another file system than the cache's: the unshare backend's job roots,
+// hard-linked from the kept Python root, must then be made beside the cache (work-dirs.ts). /dev/shm is such a tmpfs.
+const shm = spawnSync('stat', ['-c', '%d', '/dev/shm', tmpdir()], { encoding: 'utf8' }).stdout.split('\n');
+const otherFs = shm[0] !== '' && shm[0] !== shm[1];
+const unshareOk = (await availability('unshare')).ok;
+describe.skipIf(!hasPytest || !unshareOk || !otherFs)('unshare with /tmp on another file system than the cache', () => {
+  it('grades Python submissions (every job failed with EXDEV when the job roots were made in /tmp)', async () => {
+    const tmp = mkdtempSync(join('/dev/shm', 'evigrade-tmpfs-'));
+    const out = join(work, 'tmpfs-out');
+    try {
+      const p = spawnEvigrade(
+        [
+          'grade',
+          join(ROOT, 'submissions', 'bank-account'),
+          '--rubric',
+          join(ROOT, 'rubrics', 'bank-account', 'rubric.yaml'),
+          '--out',
+          out,
+          '--sandbox',
+          'unshare',
+          '--no-llm',
+        ],
+        { TMPDIR: tmp, EVIGRADE_CACHE_DIR: join(work, 'tmpfs-cache') },
+      );
+      expect((await p.exited).code).toBe(0);
+      const ana = JSON.parse(readFileSync(join(out, 'correct-ana.json'), 'utf8')) as Report;
+      expect([ana.status, ana.sandbox.backend, ana.tests.every((t) => t.status === 'passed')]).toEqual([
+        'graded',
+        'unshare',
+        true,
+      ]);
+      // The work directory went beside the cache, and went when the grader ended.
+      expect(readdirSync(join(work, 'tmpfs-cache', 'work'))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

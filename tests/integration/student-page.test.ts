@@ -15,6 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudentReportSchema } from '../../src/domain/student.js';
+import { stoppedAtLimit } from '../../src/stages/run/attempts.js';
 import { ROOT } from '../helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -113,6 +114,16 @@ describe.skipIf(!have && !mustRun)(
         "E     solution.py:2\nE       return (\nE              ^\nE   SyntaxError: '(' was never closed",
       );
       expect(view('fn-loop-ken').events.map((e) => e.kind)).toEqual(['timeout']);
+      // Issue 33, timeouts explained: the visible test that loops is a timeout at its own limit (the rubric's
+      // test_timeout_ms, 2000 ms, not the job's 5000), said in its message, and the tests after it ran.
+      expect(
+        view('fn-loop-ken')
+          .tests.slice(7, 9)
+          .map((t) => [t.title, t.status, t.message]),
+      ).toEqual([
+        ['countWords > keeps apostrophes inside words', 'timeout', stoppedAtLimit(2000)],
+        ['hidden test 9', 'passed', null],
+      ]);
     });
 
     for (const width of WIDTHS)

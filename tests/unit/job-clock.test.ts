@@ -6,6 +6,7 @@ import {
   observe,
   ownAtLeast,
   ownAtMost,
+  rebase,
   type Sample,
   type ThreadUsage,
 } from '../../src/adapters/sandbox/job-clock.js';
@@ -61,5 +62,16 @@ describe('the job clock counts own time', () => {
   it('a job never visible in /proc has wall time only', () => {
     const s = fold(at(0, {}), at(3000, {}));
     expect([ownAtMost(s), ownAtLeast(s, null)]).toEqual([3000, 3000]);
+  });
+});
+
+describe('a clock started while the job runs (one test, issue 33)', () => {
+  it('counts only what came after its first sample: earlier CPU and waits are not the test’s', () => {
+    const base = at(5000, { '1/1': t(4000, 900, true, 40), '1/2': t(10, 5) });
+    const now = at(7000, { '1/1': t(5900, 1000, true, 60), '1/3': t(50, 20) });
+    expect(rebase(now, base)).toEqual(at(2000, { '1/1': t(1900, 100, true, 20), '1/3': t(50, 20) }));
+    // Through the clock's own arithmetic: 1.9 s of its own time in the 2 s since, not the busiest thread's 5.9 s.
+    const s = fold(rebase(base, base), rebase(now, base));
+    expect([ownAtMost(s), ownAtLeast(s, null)]).toEqual([1900, 1900]);
   });
 });

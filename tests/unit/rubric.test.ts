@@ -91,6 +91,31 @@ describe('rubric loading', () => {
       'student.hide_total: Invalid option: expected one of "while_unreleased"|"never"',
     ],
     [
+      'a test limit above the job’s own (issue 33)',
+      `${BASE}limits: { timeout_ms: 5000 }\ntest_limits: { "s > slow one": { time_ms: 9000 } }\n`,
+      'test_limits.s > slow one.time_ms: 9000 ms is above limits.timeout_ms (5000 ms), the time of the whole job the test runs in',
+    ],
+    [
+      'a test limit with neither key',
+      `${BASE}test_limits: { x: {} }\n`,
+      'test_limits.x: give time_ms, memory_mb or both',
+    ],
+    [
+      'a mistyped key in a test limit',
+      `${BASE}test_limits: { x: { time: 500 } }\n`,
+      'test_limits.x: Unrecognized key: "time"',
+    ],
+    [
+      'a test memory limit under the floor',
+      `${BASE}test_limits: { x: { memory_mb: 16 } }\n`,
+      'test_limits.x.memory_mb: Too small: expected number to be >=64',
+    ],
+    [
+      'a total timeout that is not a number',
+      `${BASE}limits: { total_timeout_ms: lots }\n`,
+      'limits.total_timeout_ms: Invalid input: expected number, received string',
+    ],
+    [
       'a release date without a zone',
       `${BASE}student: { release_at: "2026-12-01T09:00" }\n`,
       'student.release_at: Invalid ISO datetime',

@@ -29,6 +29,7 @@ const HIDDEN_3 = {
   maxPoints: 1,
   message: null,
   hint: null,
+  output: null,
 };
 
 describe('studentView', () => {
@@ -46,6 +47,7 @@ describe('studentView', () => {
         maxPoints: 1,
         message: null,
         hint: null,
+        output: null,
       },
       {
         number: 5,
@@ -56,6 +58,7 @@ describe('studentView', () => {
         maxPoints: 2,
         message: null,
         hint: null,
+        output: null,
       },
     ]);
     expect([v.scores?.final, v.scoresWithheld, v.notice, v.comments, v.events]).toEqual([
@@ -84,7 +87,39 @@ describe('studentView', () => {
       maxPoints: 1,
       message: 'Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: false\nReceived: true',
       hint: 'Centuries are special.',
+      output: null,
     });
+  });
+
+  it('a visible test shows what it printed (frames reduced); a hidden one never; output quoting a hidden test is withheld', () => {
+    const printed = { stdout: 'checking 1900\nat isLeap (/job/sub/leap.js:3:9)\n', stderr: 'warn\n', truncated: true };
+    const r = withPolicy((x) => {
+      test(x, 'T4').student = { visibility: 'visible' };
+      test(x, 'T4').output = printed;
+      test(x, 'T3').output = { stdout: 'secret from a hidden test\n', stderr: '', truncated: false };
+      test(x, 'T5').student = { visibility: 'visible' };
+      // Printed during a visible test: the name of a hidden one (T6's), kept from when it ran.
+      test(x, 'T5').output = { stdout: `saw: ${test(x, 'T6').name}\n`, stderr: '', truncated: false };
+    });
+    const v = studentView(r, { released: false });
+    expect([v.tests[2]?.output, v.tests[3]?.output, v.tests[4]?.output]).toEqual([
+      null,
+      { stdout: 'checking 1900\n  at leap.js:3', stderr: 'warn', truncated: true, withheld: null },
+      {
+        stdout: '',
+        stderr: '',
+        truncated: false,
+        withheld: 'This test’s output is not shown: it quotes a hidden test.',
+      },
+    ]);
+    const html = renderStudentHtml(v);
+    expect(html).toContain(
+      '<div class="printed"><p class="out-label">Your output</p><pre class="out">checking 1900\n  at leap.js:3</pre><p class="out-label">Your error output</p><pre class="out">warn</pre><p class="meta">Only the start of its output is kept.</p></div>',
+    );
+    expect([html.includes('secret from a hidden test'), html.includes(`saw: ${test(r, 'T6').name}`)]).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it('after_due: hidden, and every score withheld, until released; then visible (hide_total: never keeps the scores)', () => {

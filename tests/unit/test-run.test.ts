@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Frame, RawRun } from '../../src/domain/sandbox.js';
 import type { ExpectedTest } from '../../src/domain/queue.js';
 import { interpretRun } from '../../src/stages/run/test-run.js';
-import { foldAttempt, newAttemptState, settle } from '../../src/stages/run/attempts.js';
+import { foldAttempt, newAttemptState, settle, stoppedAtLimit } from '../../src/stages/run/attempts.js';
 import { LimitsSchema } from '../../src/domain/rubric.js';
 
 const expected: ExpectedTest[] = [
@@ -188,5 +188,89 @@ describe('foldAttempt and settle', () => {
     ]);
     foldAttempt(state, interpretRun(r, expected), r, expected, limits);
     expect(settle(state, expected).map((o) => o.status)).toEqual(['error', 'error', 'skipped']);
+  });
+});
+
+describe('a test stopped at its own limit (issue 33)', () => {
+  const start = (index: number) => f('start', { file: 'a.test.js', index, timeoutMs: 400, budgetMs: 400 });
+  const output = (index: number, stream: string, text: string, truncated = false) =>
+    f('output', { file: 'a.test.js', index, stream, text, truncated });
+
+  it('keeps each test’s output between its start and its result, and nothing printed outside a test', () => {
+    const i = interpretRun(
+      run([
+        collected,
+        output(0, 'stdout', 'before any start\n'),
+        start(0),
+        output(0, 'stdout', 'a\n'),
+        output(0, 'stderr', 'b\n'),
+        output(0, 'stdout', 'c\n'),
+        result(0, 'passed'),
+        output(0, 'stdout', 'after its result\n'),
+        start(1),
+        output(1, 'stdout', 'x'.repeat(5000), true),
+        result(1, 'failed', 'nope'),
+        f('done', { files: 1 }),
+      ]),
+      expected,
+    );
+    expect([...i.results.entries()]).toEqual([
+      [
+        'a.test.js#0',
+        { status: 'passed', durationMs: 3, message: '', output: { stdout: 'a\nc\n', stderr: 'b\n', truncated: false } },
+      ],
+      [
+        'a.test.js#1',
+        {
+          status: 'failed',
+          durationMs: 3,
+          message: 'nope',
+          output: { stdout: 'x'.repeat(4096), stderr: '', truncated: true },
+        },
+      ],
+    ]);
+  });
+
+  it('charges the stopped test a timeout at its own limit with its partial output, resumes the rest, then settles them', () => {
+    const state = newAttemptState();
+    const r1 = run([collected, start(0), result(0, 'passed'), start(1), output(1, 'stdout', 'loop\n')], {
+      testTimeout: { file: 'a.test.js', index: 1, limitMs: 400 },
+      exitCode: null,
+      signal: 'SIGKILL',
+    });
+    const i1 = interpretRun(r1, expected);
+    expect(i1.events).toEqual([
+      {
+        event: 'timeout',
+        detail:
+          'a test ran past its own time limit (400 ms, its own time) without giving control back; the grader stopped the whole process tree',
+      },
+    ]);
+    expect(foldAttempt(state, i1, r1, expected, limits)).toEqual([expected[2]]);
+    expect(state.results.get('a.test.js#1')).toEqual({
+      status: 'timeout',
+      durationMs: 400,
+      message: stoppedAtLimit(400),
+      output: { stdout: 'loop\n', stderr: '', truncated: false },
+    });
+    // The rubric's budget for stopped tests spent: what never ran says why.
+    state.budgetSpent = 400;
+    expect(settle(state, expected).map((o) => [o.status, o.message])).toEqual([
+      ['passed', ''],
+      ['timeout', stoppedAtLimit(400)],
+      [
+        'error',
+        "not run: the tests stopped at their own time limit used up the submission's 400 ms budget for them (limits.total_timeout_ms)",
+      ],
+    ]);
+  });
+
+  it('a job killed at its own limit while a test ran still says the job’s limit', () => {
+    const state = newAttemptState();
+    const r = run([collected, start(0)], { timedOut: true, exitCode: null, signal: 'SIGKILL', wallMs: 1000 });
+    foldAttempt(state, interpretRun(r, expected), r, expected, limits);
+    expect(state.results.get('a.test.js#0')?.message).toBe(
+      'killed: the job exceeded its 1000 ms time limit while this test ran',
+    );
   });
 });

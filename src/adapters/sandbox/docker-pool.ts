@@ -13,7 +13,8 @@ import { sha256 } from '../../util/hash.js';
 import { confinePids, containerConfig, engine, releasePids } from './docker.js';
 import { createFrameParser, type FrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
-import type { RawRun, SandboxJob } from '../../domain/sandbox.js';
+import { watchTests } from './test-watch.js';
+import type { Frame, RawRun, SandboxJob } from '../../domain/sandbox.js';
 
 export interface DockerRunner {
   /** Runs the job's harness (`program`: its argv inside the image). */
@@ -32,6 +33,8 @@ interface Output {
   limit: boolean;
   /** Called (once) when output passes the backstop. */
   onFlood: () => void;
+  /** Each authenticated frame as it arrives (the job's per-test watch). */
+  onFrame: (f: Frame) => void;
   /** The job's output cap; counting starts when the job takes the container. */
   cap: number;
 }
@@ -53,7 +56,7 @@ interface Started {
 }
 
 function collect(stream: NodeJS.ReadWriteStream, c: Docker.Container, key: string): Output {
-  const out: Output = { parser: createFrameParser(key), stdout: [], stderr: [], bytes: 0, limit: false, onFlood: () => undefined, cap: 64 * 1024 };
+  const out: Output = { parser: createFrameParser(key, (f) => out.onFrame(f)), stdout: [], stderr: [], bytes: 0, limit: false, onFlood: () => undefined, onFrame: () => undefined, cap: 64 * 1024 };
   const keep = (which: 'stdout' | 'stderr', chunk: Buffer): void => {
     if (out.bytes < out.cap) out[which].push(chunk.subarray(0, out.cap - out.bytes));
     out.bytes += chunk.length;
@@ -170,6 +173,9 @@ async function execute(s: Started, job: SandboxJob, signal?: AbortSignal): Promi
   // Output is counted from the container's start (before its payload, only the harness's `hello` frame).
   out.cap = job.limits.output_kb * 1024;
   out.onFlood = kill;
+  // Each test's own limit, from outside (a loop that never yields cannot be stopped from inside the job).
+  const tests = watchTests(() => s.pid || null, kill);
+  out.onFrame = tests.onFrame;
   const started = performance.now();
   s.stream.end(JSON.stringify({ ...job.payload, key: s.key, files: payloadFiles(job) }));
   // The job's own time, as for the process backends: its container's processes are host processes.
@@ -182,6 +188,7 @@ async function execute(s: Started, job: SandboxJob, signal?: AbortSignal): Promi
   });
   const waited = await s.exit.finally(() => {
     clock.stop();
+    tests.stop();
     signal?.removeEventListener('abort', interrupt);
   });
   // The last frames may still be in flight when wait() returns: let the stream end, briefly.
@@ -190,17 +197,19 @@ async function execute(s: Started, job: SandboxJob, signal?: AbortSignal): Promi
   if (interrupted) throw new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader');
   if (starved) throw starvedError(job.limits.timeout_ms);
   // A clean exit cannot be an OOM kill: skip the extra round trip.
-  const info = waited.StatusCode === 0 && !timedOut ? { State: { OOMKilled: false } } : await c.inspect();
+  const info = waited.StatusCode === 0 && !timedOut && tests.expired() === null ? { State: { OOMKilled: false } } : await c.inspect();
   const pids = await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/pids.events`, 'utf8').catch(() => '');
   const pidsLimitHit = /max\s+[1-9]/.test(pids) || ((await s.pids?.pidsLimitHit().catch(() => false)) ?? false);
   await releasePids(c.id);
-  const killed = timedOut || info.State.OOMKilled === true;
+  const testTimeout = tests.expired();
+  const killed = timedOut || testTimeout !== null || info.State.OOMKilled === true;
   return {
     frames: out.parser.frames,
     rejectedFrames: out.parser.rejected,
     exitCode: killed ? null : waited.StatusCode,
     signal: killed ? 'SIGKILL' : null,
     timedOut,
+    testTimeout,
     outputLimitHit: out.limit,
     memoryLimitHit: info.State.OOMKilled === true,
     pidsLimitHit,

@@ -12,7 +12,8 @@ export interface FrameParser {
   readonly helloSeen: boolean;
 }
 
-export function createFrameParser(key: string): FrameParser {
+/** `onFrame` sees each authenticated frame as it arrives (the per-test watch, test-watch.ts). */
+export function createFrameParser(key: string, onFrame?: (f: Frame) => void): FrameParser {
   const frames: Frame[] = [];
   let rejected = 0;
   let next = 1;
@@ -45,7 +46,9 @@ export function createFrameParser(key: string): FrameParser {
         return;
       }
       next++;
-      frames.push({ seq, type, data: JSON.parse(body) as unknown });
+      const frame = { seq, type, data: JSON.parse(body) as unknown };
+      frames.push(frame);
+      onFrame?.(frame);
     },
   };
 }

@@ -141,6 +141,20 @@ export interface JobClock {
 }
 
 /**
+ * A sample counted from `base` on: each thread's CPU and waits less what it had at `base` (a thread born since counts
+ * whole), the wall time from base's. A clock started in the middle of a job (one test's, test-watch.ts) measures
+ * only what came after its first sample: the busiest thread's earlier CPU is not that test's time.
+ */
+export function rebase(now: Sample, base: Sample): Sample {
+  const threads = new Map<string, ThreadUsage>();
+  for (const [id, t] of now.threads) {
+    const b = base.threads.get(id);
+    threads.set(id, b ? { ...t, runMs: Math.max(0, t.runMs - b.runMs), waitMs: Math.max(0, t.waitMs - b.waitMs), slices: Math.max(0, t.slices - b.slices) } : t);
+  }
+  return { wallMs: now.wallMs - base.wallMs, threads };
+}
+
+/**
  * Calls `onLimit` once the job rooted at `root()` has had `limitMs` of its own time, or `onStarved` once
  * STARVED_FACTOR × limitMs of wall time passed without that (the machine, not the job, is at fault).
  * Samples from the start, at most MAX_GAP_MS (and a quarter of the limit) apart, so a thread that exits
@@ -148,6 +162,8 @@ export interface JobClock {
  */
 export function startJobClock(
   limitMs: number, root: () => number | null | Promise<number | null>, onLimit: () => void, onStarved: () => void, graderWait: GraderWait = { ms: () => 0 },
+  /** Count from the first sample on (the clock of one test, started while the job runs), not from the job's start. */
+  fromFirstSample = false,
 ): JobClock {
   const started = performance.now();
   const gap = Math.max(25, Math.min(MAX_GAP_MS, limitMs / 4));
@@ -155,9 +171,12 @@ export function startJobClock(
   let stopped = false;
   let state = initialClock;
   let before: Sample | null = null;
+  let base: Sample | null = null;
   const check = async (): Promise<void> => {
-    const now = await sampleTree(await root(), performance.now() - started);
+    const raw = await sampleTree(await root(), performance.now() - started);
     if (stopped) return;
+    if (fromFirstSample) base ??= raw;
+    const now = base ? rebase(raw, base) : raw;
     state = observe(state, now);
     const grader = graderWait.ms();
     if (ownAtLeast(state, before) - grader >= limitMs) return onLimit();

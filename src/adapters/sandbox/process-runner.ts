@@ -11,6 +11,7 @@ import { harnessSnapshotFor } from './harness-snapshot.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
 import { HOLDER_PROGRAM, joinWhenHeld, type ForkExit, type Join, type PythonForks } from './python-forks.js';
+import { watchTests } from './test-watch.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
 import type { Runtime } from '../../domain/languages.js';
@@ -143,7 +144,9 @@ interface Capture {
 
 function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null, abort?: AbortSignal, join?: Join): Promise<RawRun> {
   const key = randomBytes(32).toString('hex');
-  const parser = createFrameParser(key);
+  // Each test's own limit, from outside (a loop that never yields cannot be stopped from inside the job).
+  const tests = watchTests(() => jobRoot, () => kill());
+  const parser = createFrameParser(key, tests.onFrame);
   const started = performance.now();
   const cap = job.limits.output_kb * 1024;
   // The harness enforces the cap in job time; this backstop (for writes that
@@ -254,6 +257,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
   return new Promise((resolve, reject) => {
     child.on('error', (err) => {
       clock.stop();
+      tests.stop();
       abort?.removeEventListener('abort', interrupt);
       reject(new EvigradeError('SANDBOX_FAILED', `could not start the sandbox (${cmd.file}): ${err.message}`));
     });
@@ -278,6 +282,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
         exitCode: code,
         signal,
         timedOut,
+        testTimeout: tests.expired(),
         outputLimitHit,
         memoryLimitHit,
         pidsLimitHit,
@@ -288,6 +293,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     };
     child.on('exit', (code, signal) => {
       clock.stop();
+      tests.stop();
       abort?.removeEventListener('abort', interrupt);
       exitInfo = { code, signal };
       // Anything the job left behind (daemons holding our pipes) dies with it;

@@ -5,7 +5,7 @@ import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 import { bwrap } from './bwrap.js';
 import { cacheDir } from '../../runtime/cache.js';
 import { sweepStaleCgroups } from './cgroup.js';
-import { makeWorkDir, sweepStaleWorkDirs } from './work-dirs.js';
+import { makeWorkDir, sweepStaleWorkDirs, workParent } from './work-dirs.js';
 import { jobNodeArgs } from '../../runtime/node-flags.js';
 import { JOB_PERMISSIONS, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
@@ -76,9 +76,10 @@ export interface SandboxOptions {
 export async function openSandbox(choice: SandboxChoice, harnessDir: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   const backend = await chooseBackend(choice);
   await sweepStaleCgroups().catch(() => 0);
+  const parent = await workParent(backend.needsRootTree, cacheDir('work'));
   // Left by killed graders; in the background: grading does not wait for it.
-  void sweepStaleWorkDirs().catch(() => 0);
-  const base = makeWorkDir();
+  void sweepStaleWorkDirs(parent).catch(() => 0);
+  const base = makeWorkDir(parent);
   const cleanup = (): void => rmSync(base, { recursive: true, force: true });
   process.once('exit', cleanup);
   const node = await ensureRootfs(base, harnessDir, { devices: backend.needsRootTree });

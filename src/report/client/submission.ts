@@ -122,14 +122,31 @@ function testName(name: string): HTMLElement {
 }
 
 function messageCell(an: Anchors, t: Rec): Cell {
-  if (!t.message) return '';
+  const out = printedBy(t);
+  if (!t.message) return out ?? '';
   const pre = h('pre', 'msg');
   for (const s of splitMessage(str(t.message), new Set(an.files.keys()), str(t.name))) {
     const href = s.kind === 'frame' ? an.lineHref(s.path, s.line) : null;
     if (s.kind === 'frame' && href) add(pre, an.jump(link(href, s.text, 'loc'), href));
     else put(pre, s.text);
   }
-  return pre;
+  return out ? add(h('div'), pre, out) : pre;
+}
+
+/** What the test printed while it ran (kept per test, bounded by the harness), stdout then stderr. */
+function printedBy(t: Rec): HTMLElement | null {
+  const o = obj(t.output);
+  const stdout = str(o.stdout ?? '');
+  const stderr = str(o.stderr ?? '');
+  if (!stdout && !stderr) return null;
+  const block = (label: string, text: string): HTMLElement | null =>
+    text ? add(h('div', 'printed'), h('span', 'printed-label', label), h('pre', 'msg', text)) : null;
+  return add(
+    h('div'),
+    block('stdout', stdout),
+    block('stderr', stderr),
+    o.truncated === true ? h('span', 'printed-label', '(only the start of its output is kept)') : null,
+  );
 }
 
 function notesOf(r: Rec, items: Rec[], an: Anchors): Note[] {

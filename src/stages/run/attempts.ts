@@ -11,6 +11,10 @@ export interface AttemptState {
   readonly flags: Omit<Flag, 'evidence'>[];
   untrusted: string | null;
   runs: number;
+  /** Σ of the own limits of the tests the grader stopped from outside (each counted at its limit). */
+  stoppedMs: number;
+  /** Set when that sum reached the submission's budget (`limits.total_timeout_ms`): the rest were not resumed. */
+  budgetSpent: number | null;
 }
 
 export const newAttemptState = (): AttemptState => ({
@@ -19,9 +23,18 @@ export const newAttemptState = (): AttemptState => ({
   flags: [],
   untrusted: null,
   runs: 0,
+  stoppedMs: 0,
+  budgetSpent: null,
 });
 
-function killedMessage(run: RawRun, limits: Limits): Observed {
+/** The words for a test the grader stopped from outside at its own limit (it never gave control back). */
+export const stoppedAtLimit = (limitMs: number): string =>
+  `Exceeded timeout of ${limitMs} ms for a test: it never gave control back (a loop that does not end?), so the grader stopped it from outside; the tests after it ran in a fresh job.`;
+
+function killedMessage(run: RawRun, limits: Limits, key: string): Observed {
+  const own = run.testTimeout;
+  if (own && keyOf(own) === key)
+    return { status: 'timeout', durationMs: own.limitMs, message: stoppedAtLimit(own.limitMs) };
   if (run.timedOut) {
     return {
       status: 'timeout',
@@ -53,7 +66,11 @@ export function foldAttempt(
   state.runs++;
   const before = state.results.size;
   for (const [k, v] of interp.results) if (!state.results.has(k)) state.results.set(k, v);
-  for (const k of interp.inFlight) if (!state.results.has(k)) state.results.set(k, killedMessage(run, limits));
+  for (const k of interp.inFlight) {
+    if (state.results.has(k)) continue;
+    const output = interp.outputs.get(k);
+    state.results.set(k, { ...killedMessage(run, limits, k), ...(output ? { output } : {}) });
+  }
   state.events.push(...interp.events);
   for (const f of interp.flags) if (!state.flags.some((x) => x.code === f.code)) state.flags.push(f);
   if (interp.untrusted) state.untrusted = interp.untrusted;
@@ -69,7 +86,10 @@ export function settle(state: AttemptState, expected: readonly ExpectedTest[]): 
     const r = state.results.get(keyOf(t)) ?? {
       status: 'error' as const,
       durationMs: 0,
-      message: 'no result: the job ended before this test reported',
+      message:
+        state.budgetSpent === null
+          ? 'no result: the job ended before this test reported'
+          : `not run: the tests stopped at their own time limit used up the submission's ${state.budgetSpent} ms budget for them (limits.total_timeout_ms)`,
     };
     // In a tampered job no verdict is evidence, pass or fail alike.
     if (state.untrusted && r.status !== 'skipped') {

@@ -2,11 +2,15 @@ import { ATTEMPT_FLAGS, type AttemptFlag, type Flag, type SandboxEvent, type Tes
 import type { Frame, RawRun } from '../../domain/sandbox.js';
 import { parseFrame, type HarnessFrame } from '../../domain/frames.js';
 import type { ExpectedTest } from '../../domain/queue.js';
+import { recordOutput, type TestOutput } from './test-output.js';
+
+export type { TestOutput };
 
 export interface Observed {
   readonly status: TestStatus;
   readonly durationMs: number;
   readonly message: string;
+  readonly output?: TestOutput;
 }
 
 export interface Interpretation {
@@ -18,6 +22,8 @@ export interface Interpretation {
   readonly complete: boolean;
   /** Tests started but never finished: the job died while they ran. */
   readonly inFlight: readonly string[];
+  /** What each test printed while it ran, finished or not (keyed as `results`). */
+  readonly outputs: ReadonlyMap<string, TestOutput>;
   readonly untrusted: string | null;
   /** Why the submission did not load, once (the job's own file names already mapped back to the submission's). */
   readonly loadError: LoadError | null;
@@ -51,6 +57,7 @@ export function interpretRun(
   const events: Omit<SandboxEvent, 'id'>[] = [];
   const flags: Omit<Flag, 'evidence'>[] = [];
   const started = new Set<string>();
+  const outputs = new Map<string, TestOutput>();
   const byFile = groupByFile(expected);
   let untrusted: string | null = null;
   let complete = false;
@@ -78,6 +85,9 @@ export function interpretRun(
       case 'result':
         recordResult(f.data, byFile, results);
         break;
+      case 'output':
+        recordOutput(f.data, started, results, outputs);
+        break;
       case 'tamper':
         untrusted = noteTamper(f.data, events, flags) ?? untrusted;
         break;
@@ -102,7 +112,11 @@ export function interpretRun(
   }
   noteOutcome(run, complete, events, flags);
   const inFlight = [...started].filter((k) => !results.has(k));
-  return { results, events, flags, complete, inFlight, untrusted, loadError };
+  for (const [k, out] of outputs) {
+    const r = results.get(k);
+    if (r) results.set(k, { ...r, output: out });
+  }
+  return { results, events, flags, complete, inFlight, untrusted, loadError, outputs };
 }
 
 /** Where the submission's own file failed and why, in one line: `leap.py, line 2: SyntaxError: expected ':'`. */
@@ -242,6 +256,11 @@ function noteOutcome(
   // message is the tell. (Printing it only relabels the job's own failure, so it need not be trusted further.)
   const heapOom =
     !complete && run.exitCode !== 0 && /FATAL ERROR: .*(heap out of memory|Reached heap limit)/.test(run.stderr);
+  if (run.testTimeout)
+    events.push({
+      event: 'timeout',
+      detail: `a test ran past its own time limit (${run.testTimeout.limitMs} ms, its own time) without giving control back; the grader stopped the whole process tree`,
+    });
   if (run.timedOut)
     events.push({
       event: 'timeout',
@@ -253,7 +272,7 @@ function noteOutcome(
   if (run.outputLimitHit) events.push({ event: 'output_limit', detail: 'output limit reached; the job was killed' });
   if (run.pidsLimitHit)
     events.push({ event: 'pids_limit', detail: 'the process limit was reached; further forks were refused' });
-  if (!complete && !run.timedOut && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
+  if (!complete && !run.timedOut && !run.testTimeout && !run.outputLimitHit && !run.memoryLimitHit && !heapOom) {
     events.push({
       event: 'incomplete',
       detail: `the job ended before reporting every test (exit code ${run.exitCode ?? 'none'}, signal ${run.signal ?? 'none'})`,

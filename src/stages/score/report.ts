@@ -46,6 +46,7 @@ export function toTestResults(
       weight: weightOf(rubric, name),
       edgeCase: isEdgeCase(rubric, name),
       student: testPolicy(rubric.spec, name, file),
+      ...(o.output && (o.output.stdout || o.output.stderr) ? { output: o.output } : {}),
     };
   });
 }

@@ -59,6 +59,7 @@ function projectTest(
   released: boolean,
   withheld: boolean,
   files: ReadonlySet<string>,
+  hidden: readonly TestResult[],
 ): StudentTest {
   const p = policyOf(t);
   const shown = isShown(p, released);
@@ -73,7 +74,29 @@ function projectTest(
     maxPoints: counted ? t.weight : null,
     message: shown && failed && r.status === 'graded' ? studentMessage(t.message, files) : null,
     hint: failed && p.hint !== undefined ? p.hint : null,
+    output: shown ? ownOutput(t, files, hidden) : null,
   };
+}
+
+/**
+ * A visible test's prints for its student, as its failure message is treated (frames into anything but their own
+ * files removed). Code can keep what hidden tests gave or told it and print it during a visible test: output that
+ * quotes a hidden test (its name, a group title, a line of its failure message — where expected values are) is
+ * withheld, with a sentence saying so.
+ */
+function ownOutput(t: TestResult, files: ReadonlySet<string>, hidden: readonly TestResult[]): StudentTest['output'] {
+  if (!t.output) return null;
+  const stdout = studentMessage(t.output.stdout, files);
+  const stderr = studentMessage(t.output.stderr, files);
+  if (!stdout && !stderr) return null;
+  if (quotesHidden(`${stdout}\n${stderr}`, hidden) || quotesHidden(t.output.stdout + t.output.stderr, hidden))
+    return {
+      stdout: '',
+      stderr: '',
+      truncated: false,
+      withheld: 'This test’s output is not shown: it quotes a hidden test.',
+    };
+  return { stdout, stderr, truncated: t.output.truncated, withheld: null };
 }
 
 const ownLint = (items: readonly EvidenceItem[], files: ReadonlySet<string>) =>
@@ -169,7 +192,7 @@ export function studentView(r: Report, opts: StudentViewOptions): StudentReport 
             complexity: d.complexity,
           },
     scoresWithheld: withheld,
-    tests: r.tests.map((t, i) => projectTest(t, i, r, opts.released, withheld !== null, files)),
+    tests: r.tests.map((t, i) => projectTest(t, i, r, opts.released, withheld !== null, files, hidden)),
     events: events(r),
     lint: ownLint(r.evidence.items, files),
     functions: ownFunctions(r.evidence.items, files),
