@@ -77,6 +77,22 @@ trap cleanup EXIT
 
 [ ! -e "$run_root/usr/bin/sudo" ] || { echo "fresh-machine: the root has sudo; it must not" >&2; exit 1; }
 cp /etc/resolv.conf "$run_root/etc/resolv.conf"
+# The sources a Debian 12 install (or cloud image) has; debootstrap writes only the release itself, so without these
+# the root would get bookworm's first Chromium instead of the one security updates ship (and render pages otherwise).
+rm -f "$run_root/etc/apt/sources.list"
+cat >"$run_root/etc/apt/sources.list.d/debian.sources" <<SOURCES
+Types: deb
+URIs: $mirror
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: ${mirror%/debian}/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
 # As in Debian's container images: packages do not start their services at install (redis-server and postgresql
 # would try to listen on the host's 6379 and 5432, since the root shares its network). The tests start their own.
 printf '#!/bin/sh\nexit 101\n' >"$run_root/usr/sbin/policy-rc.d"

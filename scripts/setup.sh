@@ -27,6 +27,7 @@ PACKAGES=(
   postgresql        # the history tests start their own Postgres (as the postgres user)
   chromium          # the HTML report's browser tests (Debian's Chromium, never a downloaded one)
   fonts-dejavu-core # the report page's reference screenshots are rendered with DejaVu
+  fonts-dejavu-extra # ...and its italic and light faces (without them Chromium slants DejaVu Sans itself)
 )
 DOCKER_PACKAGES=(
   docker.io # optional: --sandbox docker, `evigrade sandbox build`, and the Docker tests

@@ -16,7 +16,7 @@ import { foldAttempt, newAttemptState, onlyMap, settle, type AttemptState } from
 import { assembleReport, testName, toTestResults } from './stages/score/report.js';
 import { unknownStudentSelectors } from './stages/score/visibility.js';
 import type { ExpectedTest } from './domain/queue.js';
-import { interpretRun } from './stages/run/test-run.js';
+import { interpretRun, type FrameOf } from './stages/run/test-run.js';
 import { importedNames } from './stages/run/imports.js';
 import { jobTest } from './stages/run/test-rewrite.js';
 import {
@@ -46,6 +46,8 @@ export interface RunOptions {
   readonly stopAtFirstFailure?: boolean;
   /** The rubric's own time limit per test (`test_limits`), by job file and index. */
   readonly testTimeouts?: HarnessPayload['testTimeouts'];
+  /** The reference's coverage run (audit/coverage.ts): never set for a submission. */
+  readonly coverage?: boolean;
 }
 
 function payload(
@@ -70,6 +72,7 @@ function payload(
     ...(python ? { memoryBytes: Math.max(64, limits.memory_mb - 48) * 1024 * 1024 } : {}),
     ...(opts.stopAtFirstFailure ? { stopAtFirstFailure: true } : {}),
     ...(opts.testTimeouts ? { testTimeouts: opts.testTimeouts } : {}),
+    ...(opts.coverage ? { coverage: true } : {}),
   };
 }
 
@@ -275,6 +278,37 @@ export async function runHiddenTests(
   const { files, sourceOf } = jobFiles(sub, rubric);
   await runTests(files, rubric, expected, state, ports, sourceOf, opts);
   return state;
+}
+
+/** One file's line coverage as the harness measured it, named as the submission names the file. */
+export type FileCoverage = FrameOf<'coverage'>['files'][number];
+
+/**
+ * One run of the hidden tests on a rubric audit's reference with the harness measuring line coverage (trusted code,
+ * still sandboxed): the run's state and, per file, its statement lines and those that ran. Nothing is resumed: lines
+ * a killed run did not report are not known.
+ */
+export async function runWithCoverage(
+  sub: Submission,
+  rubric: Rubric,
+  expected: readonly ExpectedTest[],
+  sandbox: Sandbox,
+): Promise<{ state: AttemptState; files: FileCoverage[]; errors: string[] }> {
+  const { files, sourceOf } = jobFiles(sub, rubric);
+  const run = await sandbox.run(jobOf(rubric, files, 'run', null, rubric.spec.limits, { coverage: true }));
+  const state = newAttemptState();
+  foldAttempt(state, interpretRun(run, expected, sourceOf), run, expected, rubric.spec.limits);
+  const out: FileCoverage[] = [];
+  const errors: string[] = [];
+  for (const raw of run.frames) {
+    const f = raw.type === 'coverage' ? parseFrame(raw) : null;
+    if (!f || 'malformed' in f || f.type !== 'coverage') continue;
+    if (f.data.error) errors.push(f.data.error);
+    // A TypeScript file ran type-stripped: its lines are the JavaScript's, not mapped back to the source's.
+    for (const c of f.data.files)
+      out.push(sourceOf(c.file) === c.file ? c : { file: sourceOf(c.file), executable: [], hit: [], exact: false });
+  }
+  return { state, files: out, errors };
 }
 
 /** The deterministic report of a submission that could not be graded (intake rejection or machine failure). */

@@ -148,7 +148,9 @@ function esmToCjs(source) {
     head += 'Object.defineProperty(exports, ' + JSON.stringify(name) + ', { enumerable: true, get: () => ' + expr + ' });';
   }
   // Everything added goes on the first line: the student's line numbers stay.
-  return { code: head + top.join('') + body, async: hasTopLevelAwait(ast), imports, named, importLines };
+  const prelude = head + top.join('');
+  // `prelude`: the length of the added statements before the file's own (line 1; a rubric audit's coverage skips them).
+  return { code: prelude + body, prelude: prelude.length, async: hasTopLevelAwait(ast), imports, named, importLines };
 }
 
 /** A CommonJS file's `import(...)` and `import.meta` (left alone if it does not parse: evaluation reports V8's own error). */

@@ -17,6 +17,7 @@ const { createLoaders } = require('./loaders.cjs');
 const { createExpect, createJestObject } = require('./jest-api.cjs');
 const { freezeAssert, shutInspector, refuseExit, capOutput } = require('./hardening.cjs');
 const { createTestOutput } = require('./test-output.cjs');
+const { startCoverage } = require('./coverage.cjs');
 const Module = require('node:module');
 
 
@@ -109,6 +110,9 @@ function start() {
   const assert = freezeAssert();
   installGlobals({ jestApi, nodeTestApi, onWrite: (name) => tamper('tampering.globals', 'assignment to global ' + name) });
   const realExit = refuseExit(send);
+  // A rubric audit's reference run only (trusted code): the one inspector session, opened before it is shut.
+  const coverage = payload.coverage === true && payload.mode === 'run' ? startCoverage() : null;
+  if (coverage && coverage.error) send('coverage', { files: [], error: coverage.error });
   shutInspector((what) => send('note', { code: 'blocked_module', detail: what }));
   const testOutput = createTestOutput(send);
   capOutput(typeof payload.outputBytes === 'number' ? payload.outputBytes : 256 * 1024, send, (err) => {
@@ -145,6 +149,7 @@ function start() {
   const realm = realmLib.createStudentRealm({
     root: payload.root, tamper, onBlocked, attempt, refuseExit: studentExit(process.exit), testGlobals,
     extraBuiltins: P.ArrayIsArray(payload.builtins) ? payload.builtins : [],
+    onEvaluated: coverage && !coverage.error ? coverage.onEvaluated : null,
   });
   const loaders = createLoaders({ payload, Module, jestApi, nodeTestApi, onBlocked, realm, tamper, guard });
   integrity.watch('Module', Module, true);
@@ -244,6 +249,7 @@ function start() {
       await executorFor(state).runFile(state);
     }
     canaries();
+    if (coverage && !coverage.error) send('coverage', { files: coverage.take(payload.root) });
     const v2 = integrity.verify();
     if (v2) tamper('tampering.intrinsics', v2);
     send('done', { files: states.length });

@@ -147,6 +147,7 @@ function parses(fn) {
  * @param {() => never} o.refuseExit  process.exit as the submission sees it
  * @param {Record<string, Function>} o.testGlobals  describe/test/... for the submission: each refuses and reports
  * @param {string[]} [o.extraBuiltins]  further host modules a rubric allows
+ * @param {((abs: string, wrapper: string, ownFrom: number) => void) | null} [o.onEvaluated]  a rubric audit's coverage: each file's evaluated text and where the file's own code starts in it
  */
 // Conventions that say how code should behave, not where anything is or whose it is: libraries and honest
 // submissions read them (`process.env.NODE_ENV === 'production'`), so a read of one is not an attempt.
@@ -389,9 +390,10 @@ function createStudentRealm(o) {
         esm = format === 'module' ? compiled(abs, source, () => esmToCjs(source)) : null;
         const body = esm ? esm.code : rewriteScriptImports(script);
         // Top-level await: the body runs as an async function; importers wait for it (see loadAsync).
-        const wrapper = (esm && esm.async ? '(async function (exports,' : '(function (exports,') + ' require, module, __filename, __dirname, __evigrade_default, __evigrade_namespace, __evigrade_star, __evigrade_import, __evigrade_meta) {' +
-          body + '\n})\n//# sourceURL=' + abs + '\n';
+        const opening = (esm && esm.async ? '(async function (exports,' : '(function (exports,') + ' require, module, __filename, __dirname, __evigrade_default, __evigrade_namespace, __evigrade_star, __evigrade_import, __evigrade_meta) {';
+        const wrapper = opening + body + '\n})\n//# sourceURL=' + abs + '\n';
         const fn = compiled(abs, script, () => compartment.evaluate(wrapper, evaluateOptions));
+        if (o.onEvaluated) o.onEvaluated(abs, wrapper, opening.length + (esm ? esm.prelude : 0));
         const req = makeRequire(path.dirname(abs));
         mod.require = req;
         const meta = harden({ url: pathToFileURL(abs).href, filename: abs, dirname: path.dirname(abs) });

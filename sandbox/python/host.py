@@ -66,8 +66,9 @@ class Budget:
 
 
 class Submission:
-    def __init__(self, root, memory_bytes, output_cap, budget_ms, events):
+    def __init__(self, root, memory_bytes, output_cap, budget_ms, events, coverage=False):
         self.root = root
+        self.coverage = coverage  # a rubric audit's reference run: the submission process traces its lines
         self.memory = memory_bytes
         self.output_cap = output_cap
         self.budget = Budget(budget_ms)
@@ -97,7 +98,7 @@ class Submission:
         env = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'TZ': 'UTC', 'PYTHONHASHSEED': '0'}
         self.proc = subprocess.Popen(
             [sys.executable, '-I', '-B', os.path.join(HERE, 'student.py'), self.root, str(to_child_r), str(from_child_w),
-             str(self.memory), str(self.output_cap), str(attempts_w)],
+             str(self.memory), str(self.output_cap), str(attempts_w)] + (['coverage'] if self.coverage else []),
             pass_fds=(to_child_r, from_child_w, attempts_w), stdin=subprocess.DEVNULL, stdout=out_w,
             stderr=err_w, cwd=self.root, env=env, start_new_session=True)
         os.close(to_child_r)

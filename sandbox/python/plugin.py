@@ -314,7 +314,8 @@ def run(payload, channel):
     sub = None
     if payload['mode'] == 'run':
         memory = int(payload.get('memoryBytes') or 0)
-        sub = Submission(root, memory, int(payload['outputBytes']), payload['testTimeoutMs'], events)
+        sub = Submission(root, memory, int(payload['outputBytes']), payload['testTimeoutMs'], events,
+                         coverage=payload.get('coverage') is True)
         sys.meta_path.insert(0, StudentFinder(names, lambda m: fill_module(sub, m, root), root))
     else:
         sys.meta_path.insert(0, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub), root))
@@ -327,6 +328,8 @@ def run(payload, channel):
         args.insert(0, '-x')
     try:
         code = pytest.main(args, plugins=[plugin])
+        if sub is not None and sub.coverage:
+            _send_coverage(sub, channel)
         # Failing tests are verdicts; pytest failing in itself is the harness's failure, never one. So is a
         # session ended from inside a test (red-team F5): no `done`, the running test is charged and the rest
         # resume. (pytest also says INTERRUPTED after collection errors; those are reported per file.)
@@ -338,6 +341,19 @@ def run(payload, channel):
             sub.kill()
     plugin.flush_events()
     return len(plugin.tests)
+
+
+def _send_coverage(sub, channel):
+    """A rubric audit's reference run: the lines its (last) submission process ran. A process stopped earlier took
+    its lines with it; the reference passes every test, so its one process normally served them all."""
+    if sub.proc is None or sub.proc.poll() is not None:
+        return
+    try:
+        files = sub.request('coverage', None)
+    except Exception:  # noqa: BLE001 - no coverage frame: the audit says coverage was not measured
+        return
+    if type(files) is list:
+        channel.send('coverage', {'files': files})
 
 
 def _serve_test_modules_from_memory(payload, import_failed):

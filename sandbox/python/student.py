@@ -109,6 +109,8 @@ class Student:
     def serve(self, op, target, name, args, kwargs):
         if op == 'import':
             return self.import_module(name)
+        if op == 'coverage' and COVERAGE[0] is not None:
+            return COVERAGE[0].report(ROOT[0])
         if op == 'call':
             return target(*args, **kwargs)
         if op == 'get':
@@ -215,6 +217,66 @@ class Student:
 
 
 ROOT = ['/']  # the submission's folder (main sets it)
+COVERAGE = [None]  # a rubric audit's reference run: the line tracer (main installs it)
+
+
+class LineTracer:
+    """The lines of the submission's files that ran (a rubric audit's reference run only, trusted code): line events
+    of frames whose code comes from a file under the submission's folder; every other frame is not traced."""
+
+    def __init__(self, root):
+        self.prefix = root + '/'
+        self.hits = {}
+
+    def install(self):
+        import threading
+        sys.settrace(self.on_call)
+        threading.settrace(self.on_call)
+
+    def on_call(self, frame, event, arg):
+        name = frame.f_code.co_filename
+        if not name.startswith(self.prefix):
+            return None
+        lines = self.hits.setdefault(name, set())
+
+        def on_line(frame, event, arg):
+            if event == 'line':
+                lines.add(frame.f_lineno)
+            return on_line
+        return on_line
+
+    def report(self, root):
+        """Per .py file under the folder: its lines that start a statement (line starts of its code objects, as
+        the interpreter numbers them) and those that ran."""
+        files = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != '__pycache__')
+            for n in sorted(names):
+                if not n.endswith('.py'):
+                    continue
+                path = os.path.join(folder, n)
+                executable = statement_lines(path)
+                if executable is None:
+                    continue
+                hit = sorted(self.hits.get(path, set()) & executable)
+                files.append({'file': path[len(root) + 1:], 'executable': sorted(executable), 'hit': hit, 'exact': True})
+        return files
+
+
+def statement_lines(path):
+    import dis
+    try:
+        with open(path, encoding='utf-8') as f:
+            code = compile(f.read(), path, 'exec')
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    lines, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        lines.update(line for _, line in dis.findlinestarts(c) if line is not None and line > 0)
+        todo.extend(k for k in c.co_consts if hasattr(k, 'co_code'))
+    # A function's first line start is its `def` (RESUME); the def line itself runs in the enclosing code.
+    return lines
 
 
 def load_failure(e):
@@ -321,6 +383,9 @@ def main():
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sys.path.insert(0, root)
     ROOT[0] = root
+    if len(sys.argv) > 7 and sys.argv[7] == 'coverage':
+        COVERAGE[0] = LineTracer(root)
+        COVERAGE[0].install()
     sys.path.remove(HERE)
     sys.set_int_max_str_digits(0)
     student = Student(Pipe(rfd, wfd), output_cap)

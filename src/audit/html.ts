@@ -27,7 +27,12 @@ function survivorBlock(m: AuditMutant, source: string): string {
     ...d.before.map((l, i) => `<div class="del"><span class="ln">${m.line + i}</span>- ${esc(l)}</div>`),
     ...d.after.map((l) => `<div class="add"><span class="ln"></span>+ ${esc(l)}</div>`),
   ].join('');
-  const cov = m.covered === false ? ' <span class="tag">no test runs this line</span>' : '';
+  const cov =
+    m.covered === false
+      ? ' <span class="tag uncov">no test runs this line</span>'
+      : m.covered === true
+        ? ' <span class="tag weak">tests run this line but accept the change</span>'
+        : '';
   return `<div class="mutant" id="${m.id}"><div class="head"><code>${m.id}</code> ${esc(m.file)}:${m.line} · ${esc(m.mutator)}${cov}</div><pre>${rows}</pre></div>`;
 }
 
@@ -43,18 +48,26 @@ function survivors(audit: AuditReport, sources: Readonly<Record<string, string>>
     .join('');
 }
 
+const LEGEND =
+  '<p><span class="uncov">&nbsp;no hidden test runs this line&nbsp;</span> <span class="weak">&nbsp;tests run this line, and a wrong version of it still passes&nbsp;</span></p>';
+
 function sourceView(audit: AuditReport, sources: Readonly<Record<string, string>>): string {
   if (!audit.coverage.measured) return `<p>${esc(audit.coverage.note)}</p>`;
-  return Object.entries(sources)
-    .map(([file, text]) => {
-      const un = new Set(audit.uncovered.filter((u) => u.file === file).map((u) => u.line));
-      const rows = text
+  const files = audit.coverage.files
+    .map((f) => {
+      const un = new Set(f.uncovered);
+      const weak = new Set(f.survivedCovered);
+      const rows = (sources[f.file] ?? '')
         .split('\n')
-        .map((l, i) => `<div class="${un.has(i + 1) ? 'uncov' : ''}"><span class="ln">${i + 1}</span>${esc(l)}</div>`)
+        .map((l, i) => {
+          const cls = un.has(i + 1) ? 'uncov' : weak.has(i + 1) ? 'weak' : '';
+          return `<div class="${cls}"><span class="ln">${i + 1}</span>${esc(l)}</div>`;
+        })
         .join('');
-      return `<h3>${esc(file)}</h3><pre>${rows}</pre>`;
+      return `<h3>${esc(f.file)}: ${f.linesCovered} of ${f.linesTotal} lines run</h3><pre>${rows}</pre>`;
     })
     .join('');
+  return `${LEGEND}${files}<p class="note">${esc(audit.coverage.note)}</p>`;
 }
 
 function flakyView(audit: AuditReport): string {
@@ -69,7 +82,7 @@ function distinguishingView(audit: AuditReport): string {
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2em;max-width:70em;color:#222}pre{background:#f7f7f7;padding:.5em;overflow:auto}
-.del{background:#fde8e8}.add{background:#e6f6e6}.uncov{background:#fff3c4}.ln{display:inline-block;width:3em;color:#888;user-select:none}
+.del{background:#fde8e8}.add{background:#e6f6e6}.uncov{background:#fff3c4}.weak{background:#ffd9b3}.note{color:#666}.ln{display:inline-block;width:3em;color:#888;user-select:none}
 .mutant{margin:1em 0;border:1px solid #ddd;border-radius:4px}.head{padding:.3em .6em;background:#f0f0f0}.tag{background:#fff3c4;padding:0 .3em}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.2em .6em;text-align:left}`;
 
@@ -85,7 +98,7 @@ export function auditHtml(audit: AuditReport, sources: Readonly<Record<string, s
 <table><tr><th>operator class</th><th>mutants</th><th>killed</th><th>survived</th></tr>${ops}</table>
 <h2>Wrong programs your tests accept</h2>${survivors(audit, sources)}
 ${distinguishingView(audit)}
-<h2>Reference lines no hidden test runs</h2>${sourceView(audit, sources)}
+<h2>Reference lines no hidden test runs, and lines run but not checked</h2>${sourceView(audit, sources)}
 <h2>Flaky tests</h2>${flakyView(audit)}
 </body></html>`;
 }

@@ -4,6 +4,7 @@ import type { Rubric } from '../domain/rubric.js';
 import type { ExpectedTest } from '../domain/queue.js';
 import type { Verdict } from './classify.js';
 import type { MutantSite } from './sites.js';
+import type { Searched } from './distinguish.js';
 
 export interface Coverage {
   readonly measured: boolean;
@@ -28,7 +29,8 @@ export interface AuditInput {
   readonly flaky: AuditReport['flaky'];
   readonly reference: AuditReport['reference'];
   readonly timings: AuditReport['timings'];
-  readonly distinguishing?: AuditReport['distinguishing'];
+  /** The search for inputs that tell survivors apart (distinguish.ts); absent: not searched. */
+  readonly searched?: Searched;
 }
 
 function coveredAt(c: Coverage, file: string, line: number): boolean | null {
@@ -38,7 +40,7 @@ function coveredAt(c: Coverage, file: string, line: number): boolean | null {
 }
 
 function mutantOf(m: MutantSite, v: Verdict | null, input: AuditInput): AuditMutant {
-  const found = input.distinguishing?.some((d) => d.mutant === m.id) ?? false;
+  const search = input.searched?.results.get(m.id);
   return {
     id: m.id,
     file: m.file,
@@ -53,7 +55,8 @@ function mutantOf(m: MutantSite, v: Verdict | null, input: AuditInput): AuditMut
     status: v ? v.status : 'ignored',
     killedBy: v ? v.killedBy : [],
     covered: coveredAt(input.coverage, m.file, m.line),
-    possiblyEquivalent: v?.status === 'survived' && found ? false : null,
+    possiblyEquivalent:
+      v?.status !== 'survived' || !search || search.kind === 'unknown' ? null : search.kind === 'none',
     ...(v ? {} : { ignoredBecause: input.ignore.get(m.id) ?? '' }),
     ...(v?.detail ? { detail: v.detail } : {}),
   };
@@ -68,6 +71,21 @@ function byOperator(mutants: readonly AuditMutant[]): AuditReport['byOperator'] 
   });
 }
 
+function coverageFile(
+  file: string,
+  l: Coverage['lines'][string],
+  mutants: readonly AuditMutant[],
+): AuditReport['coverage']['files'][number] {
+  const alive = new Set(mutants.filter((m) => m.file === file && m.status === 'survived').map((m) => m.line));
+  return {
+    file,
+    linesTotal: l.executable.length,
+    linesCovered: l.covered.length,
+    uncovered: l.executable.filter((x) => !l.covered.includes(x)),
+    survivedCovered: l.covered.filter((x) => alive.has(x)),
+  };
+}
+
 export function buildAuditReport(input: AuditInput): AuditReport {
   const mutants = input.sites.map((m, i) => mutantOf(m, input.verdicts[i] ?? null, input));
   const n = (s: string): number => mutants.filter((m) => m.status === s).length;
@@ -76,7 +94,8 @@ export function buildAuditReport(input: AuditInput): AuditReport {
   const cov = input.coverage;
   const files = Object.entries(cov.lines);
   const notes = [
-    'possiblyEquivalent: the audit does not observe the values the tests compare; a survivor without a distinguishing input is left null',
+    input.searched?.note ?? 'distinguishing inputs: not searched',
+    'possiblyEquivalent: true when no input of the search told the survivor apart, false when one did, null when not searched or the search had no answer (a timeout, an error)',
   ];
   return {
     schemaVersion: 1,
@@ -108,10 +127,11 @@ export function buildAuditReport(input: AuditInput): AuditReport {
       measured: cov.measured,
       linesTotal: files.reduce((s, [, l]) => s + l.executable.length, 0),
       linesCovered: files.reduce((s, [, l]) => s + l.covered.length, 0),
+      files: files.map(([file, l]) => coverageFile(file, l, mutants)),
       note: cov.note,
     },
     flaky: input.flaky,
-    distinguishing: input.distinguishing ?? [],
+    distinguishing: [...(input.searched?.results.values() ?? [])].flatMap((r) => (r.kind === 'found' ? [r.found] : [])),
     timings: input.timings,
     notes,
   };

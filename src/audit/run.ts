@@ -19,9 +19,10 @@ import { applyMutant, type MutantSite } from './sites.js';
 import { withCpuLoad } from './load.js';
 import { buildAuditReport, type Coverage } from './report.js';
 import { measureCoverage } from './coverage.js';
+import { distinguishSurvivors } from './distinguish.js';
 
 export interface AuditProgress {
-  readonly phase: 'collect' | 'reference' | 'mutants' | 'done';
+  readonly phase: 'collect' | 'reference' | 'mutants' | 'distinguish' | 'done';
   readonly done: number;
   readonly total: number;
   readonly mutant?: { readonly id: string; readonly status: string };
@@ -133,13 +134,14 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
   const limiter = createLimiter(Math.max(1, ports.concurrency), 0);
   const t1 = performance.now();
   let done = 0;
+  const mutated = (m: MutantSite): Submission =>
+    withFile(ref, m.file, applyMutant(ref.files.find((f) => f.path === m.file)?.content ?? '', m));
   const verdicts = await Promise.all(
     sites.map((m) =>
       ignore.has(m.id)
         ? Promise.resolve<Verdict | null>(null)
         : limiter.run(async () => {
-            const text = ref.files.find((f) => f.path === m.file)?.content ?? '';
-            const run = await timedRun(withFile(ref, m.file, applyMutant(text, m)), rubric, expected, ports.sandbox, {
+            const run = await timedRun(mutated(m), rubric, expected, ports.sandbox, {
               limits,
               stopAtFirstFailure: true,
             });
@@ -154,6 +156,14 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
           }),
     ),
   );
+  const survivors = sites.filter((_m, i) => verdicts[i]?.status === 'survived');
+  const searched = await distinguishSurvivors(rubric, ref, survivors, {
+    sandbox: ports.sandbox,
+    limiter,
+    mutated,
+    limits,
+    ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
+  });
   const report = buildAuditReport({
     rubric,
     sandbox: ports.sandbox.backend.id,
@@ -164,6 +174,7 @@ export async function auditRubric(rubric: Rubric, ref: Submission, ports: AuditP
     verdicts,
     ignore,
     coverage,
+    searched,
     flaky: flakyTests(
       refs.map((r) => r.state),
       expected,

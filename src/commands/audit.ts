@@ -77,8 +77,16 @@ export function auditSummary(report: AuditReport, top = 10): string {
   ];
   if (alive.length > top) lines.push(`  … ${alive.length - top} more in audit.json`);
   for (const f of report.flaky) lines.push(`  flaky: ${f.test} (${f.outcomes.join(', ')})`);
-  if (report.coverage.measured)
+  if (report.coverage.measured) {
     lines.push(`  uncovered reference lines: ${report.uncovered.length} of ${report.coverage.linesTotal}`);
+    for (const f of report.coverage.files) {
+      const parts = [
+        ...(f.uncovered.length > 0 ? [`never run: ${f.uncovered.join(', ')}`] : []),
+        ...(f.survivedCovered.length > 0 ? [`run, a wrong version passes: ${f.survivedCovered.join(', ')}`] : []),
+      ];
+      if (parts.length > 0) lines.push(`    ${f.file}: ${parts.join('; ')}`);
+    }
+  } else lines.push(`  ${report.coverage.note}`);
   return `${lines.join('\n')}\n`;
 }
 

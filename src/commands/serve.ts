@@ -11,6 +11,7 @@ import { buildApp } from '../http/app.js';
 import { createBatchService, type BatchService } from '../server/batches.js';
 import { loadRubricStore, type RubricStore } from '../server/rubric-store.js';
 import { createSlots, type Slots } from '../server/slots.js';
+import { createAuditService, type AuditService } from '../server/audits.js';
 import { judgeFor, referenceCache, tools, withGrading } from './shared.js';
 import { openStore, type Store } from './store.js';
 import { historyOverrides } from '../adapters/store/overrides.js';
@@ -62,6 +63,19 @@ async function batchService(
   );
 }
 
+/** Audits run each in a sandbox of their own; a server without one (--unsafe-no-sandbox) runs none. */
+function auditService(args: ServeArgs, rubrics: RubricStore): AuditService | null {
+  if (args.sandbox === 'unsafe') return null;
+  return createAuditService({
+    rubrics,
+    now: () => new Date(),
+    run: async (rubric, onProgress) => {
+      const { auditWithSandbox } = await import('./audit.js');
+      return auditWithSandbox(rubric, args.sandbox, args.concurrency, onProgress);
+    },
+  });
+}
+
 async function serveWith(
   args: ServeArgs,
   config: Config,
@@ -97,6 +111,7 @@ async function serveWith(
       batches,
       ports,
       history,
+      audits: auditService(args, rubrics),
       apiKeys: config.api_keys,
       ratePerMinute: config.http.rate_per_minute,
       logger: log,

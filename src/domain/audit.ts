@@ -97,6 +97,21 @@ export const AuditReportSchema = z
         measured: z.boolean(),
         linesTotal: count,
         linesCovered: count,
+        /**
+         * Per file: the lines no hidden test runs, and the lines tests run whose surviving mutants they still accept
+         * (run, but not checked): the two weaknesses are told apart.
+         */
+        files: z.array(
+          z
+            .object({
+              file: z.string(),
+              linesTotal: count,
+              linesCovered: count,
+              uncovered: z.array(z.number().int().positive()),
+              survivedCovered: z.array(z.number().int().positive()),
+            })
+            .strict(),
+        ),
         note: z.string(),
       })
       .strict(),

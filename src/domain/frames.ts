@@ -38,6 +38,22 @@ export const FRAME_DATA = {
     message: z.string(),
   }),
   fatal: z.object({ message: z.string() }),
+  /**
+   * A rubric audit's reference run only (payload.coverage): per submission file, the lines a statement starts on and
+   * those some hidden test ran; `exact` false when the harness could not map the file's ranges to its lines.
+   */
+  coverage: z.object({
+    files: z.array(
+      z.object({
+        file: z.string(),
+        executable: z.array(z.number().int().positive()),
+        hit: z.array(z.number().int().positive()),
+        exact: z.boolean(),
+      }),
+    ),
+    /** Why nothing was measured (the harness could not start V8's coverage). */
+    error: z.string().optional(),
+  }),
   done: z.object({ files: z.number().int().nonnegative() }),
 } as const;
 

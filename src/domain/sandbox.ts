@@ -42,6 +42,8 @@ export interface HarnessPayload {
   readonly memoryBytes?: number;
   /** A rubric audit's mutant run: the tests after the first one that does not pass are not run (no frame). */
   readonly stopAtFirstFailure?: boolean;
+  /** A rubric audit's reference run: the harness measures line coverage of the submission's files (a `coverage` frame). */
+  readonly coverage?: boolean;
 }
 
 export interface SandboxJob {

@@ -12,6 +12,7 @@ import { historyRoutes } from './routes/history.js';
 import { healthRoutes } from './routes/health.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { rubricRoutes } from './routes/rubrics.js';
+import { auditRoutes } from './routes/audits.js';
 
 const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/openapi.json']);
 
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes, deps);
   await app.register(openapiRoutes);
   await app.register(rubricRoutes, deps);
+  await app.register(auditRoutes, deps);
   await app.register(gradeRoutes, deps);
   await app.register(batchRoutes, deps);
   await app.register(historyRoutes, deps);

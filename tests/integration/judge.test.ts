@@ -53,7 +53,11 @@ function port(
   extra: Partial<JudgeSetup> = {},
   cacheDir = mkdtempSync(join(tmpdir(), 'evigrade-judgecache-')),
 ) {
-  const specs = models.map((model) => JudgeSpecSchema.parse({ model, endpointUrl: fake.url, timeout_ms: 500 }));
+  // A short timeout for the persona that answers after 5 s; a generous one for the others, which answer at once but
+  // may wait for a CPU on a loaded machine (500 ms ran out once for the honest judge: a timeout and a retry).
+  const specs = models.map((model) =>
+    JudgeSpecSchema.parse({ model, endpointUrl: fake.url, timeout_ms: model === 'slow' ? 500 : 4000 }),
+  );
   const config = ConfigSchema.parse({
     judge: {
       concurrency: 4,

@@ -74,6 +74,15 @@ export const JOB_PERMISSIONS: readonly string[] = [
   '--disable-warning=ExperimentalWarning',
 ];
 
+/**
+ * The permission flags of a job. A rubric audit's coverage run of the instructor's reference (payload.coverage, set
+ * only by audit/coverage.ts, never for a submission) runs without them: Node 20's permission model refuses the
+ * inspector outright, and V8's coverage is read through it. The sandbox (namespaces, read-only root, no network,
+ * cgroup limits) stays the boundary; the code is the rubric's own.
+ */
+export const jobPermissions = (job: Pick<SandboxJob, 'payload'>): readonly string[] =>
+  job.payload.coverage === true ? [] : JOB_PERMISSIONS;
+
 /** The harness's argv inside the job's root. Python: isolated mode (no environment, no user site, no script dir on the path), no bytecode written. */
 export const PYTHON_PROGRAM: readonly string[] = [SANDBOX_PYTHON, '-I', '-B', SANDBOX_PY_HARNESS];
 
@@ -83,10 +92,10 @@ export async function programOf(job: SandboxJob, rootfs: string, def: Pick<Backe
   // From the start-up snapshot when one could be made here (and the job sees the paths it names), else from
   // boot.cjs through its code cache.
   const snapshot = def.hostPaths ? null : await harnessSnapshotFor(rootfs, args);
-  if (snapshot) return [SANDBOX_NODE, ...args, ...JOB_PERMISSIONS, '--snapshot-blob', snapshot];
+  if (snapshot) return [SANDBOX_NODE, ...args, ...jobPermissions(job), '--snapshot-blob', snapshot];
   const cache = await codeCacheFor(rootfs, args);
   // The unsafe backend's job sees host paths (and no isolation at all): the permission paths would not match.
-  const permissions = def.hostPaths ? [] : JOB_PERMISSIONS;
+  const permissions = def.hostPaths ? [] : jobPermissions(job);
   return [SANDBOX_NODE, ...args, ...permissions, SANDBOX_HARNESS, ...(cache ? [cache] : [])];
 }
 

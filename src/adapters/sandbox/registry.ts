@@ -7,7 +7,7 @@ import { cacheDir } from '../../runtime/cache.js';
 import { sweepStaleCgroups } from './cgroup.js';
 import { makeWorkDir, sweepStaleWorkDirs, workParent } from './work-dirs.js';
 import { jobNodeArgs } from '../../runtime/node-flags.js';
-import { JOB_PERMISSIONS, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
+import { jobPermissions, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
 import { createPythonForks } from './python-forks.js';
@@ -115,7 +115,7 @@ async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harness
   const runner = createDockerRunner(imageFor, pool, signal);
   return {
     backend: dockerDef,
-    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...jobNodeArgs(job.limits.memory_mb), ...JOB_PERMISSIONS, SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
+    run: (job) => runner.run(job, job.runtime === 'node' ? [SANDBOX_NODE, ...jobNodeArgs(job.limits.memory_mb), ...jobPermissions(job), SANDBOX_HARNESS] : [...PYTHON_PROGRAM]).catch((e) => {
       throw isEvigradeError(e) ? e : dockerError(e);
     }),
     close: () => {

@@ -60,6 +60,43 @@ export function openapiDocument(): Record<string, unknown> {
           responses: { '200': { description: 'rubric' }, '404': json('Error') },
         },
       },
+      '/rubrics/{id}/audit': {
+        post: {
+          summary: "Audit the rubric's hidden tests (evigrade audit) as a job; the one already running for it if any",
+          parameters: byId,
+          responses: {
+            '202': { description: 'the audit job (Location: /audits/{id})' },
+            '404': json('Error'),
+            '503': { description: 'shutting down', ...json('Error') },
+          },
+        },
+      },
+      '/audits/{id}': {
+        get: {
+          summary: 'An audit job: state, progress, score once done',
+          parameters: byId,
+          responses: { '200': { description: 'audit status' }, '404': json('Error') },
+        },
+      },
+      '/audits/{id}/events': {
+        get: {
+          summary: 'Server-sent events: progress (phase, done, total; the mutant and its status), then done or failed',
+          parameters: byId,
+          responses: { '200': { description: 'text/event-stream' } },
+        },
+      },
+      '/audits/{id}/result': {
+        get: {
+          summary:
+            "audit.json once done (schemas/audit.schema.json); 202 and the status while it runs; the audit's error if it failed",
+          parameters: byId,
+          responses: {
+            '200': { description: 'audit.json' },
+            '202': { description: 'still running' },
+            '404': json('Error'),
+          },
+        },
+      },
       '/batches': {
         post: {
           summary:

@@ -33,7 +33,7 @@ export type LoadError = FrameOf<'loadError'>;
 
 export const keyOf = (t: { file: string; index: number }): string => `${t.file}#${t.index}`;
 
-type FrameOf<T extends HarnessFrame['type']> = Extract<HarnessFrame, { type: T }>['data'];
+export type FrameOf<T extends HarnessFrame['type']> = Extract<HarnessFrame, { type: T }>['data'];
 
 const MESSAGE_CAP = 4000;
 const cap = (s: string): string => (s.length > MESSAGE_CAP ? `${s.slice(0, MESSAGE_CAP)}… [truncated]` : s);
@@ -106,6 +106,9 @@ export function interpretRun(
       case 'done':
         complete = true;
         break;
+      case 'coverage':
+        break; // a rubric audit's reference run: read by audit/coverage.ts, no verdict depends on it
+
       default:
         return f satisfies never;
     }

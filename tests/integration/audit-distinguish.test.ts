@@ -1,0 +1,109 @@
+// Telling survivors apart: inputs near the hidden tests' own arguments (fast-check) tried on the reference and each
+// surviving mutant in the sandbox; the first disagreement becomes a test the instructor could add, and a survivor
+// that agrees on the whole budget is "possibly equivalent".
+import { beforeAll, describe, expect, it } from 'vitest';
+import { firstBackend, inlineRubric, inlineSubmission, sandboxFor } from '../helpers.js';
+import { auditRubric } from '../../src/audit/run.js';
+import { candidates, seedsOf } from '../../src/audit/seeds.js';
+import { searchOf } from '../../src/audit/distinguish.js';
+import type { Sandbox } from '../../src/adapters/sandbox/registry.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await sandboxFor(await firstBackend());
+}, 120_000);
+const ports = () => ({ sandbox, concurrency: 2, now: () => new Date(0), tools: {} });
+
+const LEAP_JS = 'export const isLeap = (year) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);\n';
+const leap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+const WEAK_TESTS =
+  "import { isLeap } from './solution';\ntest('1996', () => { expect(isLeap(1996)).toBe(true); });\ntest('2015', () => { expect(isLeap(2015)).toBe(false); });\n";
+
+describe('seeds and candidates', () => {
+  it("reads the literal arguments of the tests' calls, and samples the same inputs every time", () => {
+    const src = `import { f, g } from './x';\ntest('a', () => { expect(f(-3, 'ab', [1, {k: true}])).toBe(1); expect(g(h(2))).toBe(0); expect(f(-3, 'ab', [1, {k: true}])).toBe(1); });\n`;
+    expect(seedsOf([src])).toEqual([{ fn: 'f', args: [-3, 'ab', [1, { k: true }]] }]);
+    const a = candidates(seedsOf([src]), 50);
+    expect(a).toHaveLength(50);
+    expect(a[0]).toEqual({ fn: 'f', args: [-3, 'ab', [1, { k: true }]] });
+    expect(candidates(seedsOf([src]), 50)).toEqual(a);
+    expect(new Set(a.map((s) => JSON.stringify(s.args))).size).toBe(50);
+  });
+
+  it('reads CommonJS requires and names bound to literals (a beforeEach assignment too)', () => {
+    const src = `const { sum } = require('./m');\nlet grid;\nbeforeEach(() => { grid = [[1, 2], [3]]; });\ntest('a', () => { expect(sum(grid)).toBe(6); expect(sum(other)).toBe(0); });\n`;
+    expect(seedsOf([src])).toEqual([{ fn: 'sum', args: [[[1, 2], [3]]] }]);
+  });
+
+  it("reads the probe's answer: a disagreement, none, or no answer", () => {
+    const inputs = [{ fn: 'isLeap', args: [1900] }];
+    expect(
+      searchOf('m-1', inputs, {
+        status: 'failed',
+        message: 'Error: EVIGRADE_DIFF [0,"false","true",false,false]\n    at x',
+      }),
+    ).toEqual({
+      kind: 'found',
+      found: {
+        mutant: 'm-1',
+        function: 'isLeap',
+        input: '1900',
+        reference: 'false',
+        mutantOutput: 'true',
+        test: "test('isLeap(1900)', () => {\n  expect(isLeap(1900)).toEqual(false);\n});",
+      },
+    });
+    // Both throw, with other messages: the suggested test pins the reference's message.
+    const thrown = searchOf('m-2', inputs, {
+      status: 'failed',
+      message: 'Error: EVIGRADE_DIFF [0,"throws bad year: 1900","throws ",true,true]',
+    });
+    expect(thrown.kind === 'found' && thrown.found.test).toBe(
+      'test(\'isLeap rejects 1900\', () => {\n  expect(() => isLeap(1900)).toThrow("bad year: 1900");\n});',
+    );
+    expect(searchOf('m-1', inputs, { status: 'passed', message: '' })).toEqual({ kind: 'none' });
+    expect(searchOf('m-1', inputs, { status: 'timeout', message: 'Exceeded timeout' })).toEqual({
+      kind: 'unknown',
+      why: 'the probe timeout: Exceeded timeout',
+    });
+  });
+});
+
+describe('evigrade audit: distinguishing inputs (JavaScript)', () => {
+  it('finds, for every survivor of the weak leap suite, a year on which it and the reference disagree', async () => {
+    const rubric = inlineRubric({ 'leap.spec.js': WEAK_TESTS }, { audit: { repeats: 1, ignore: [] } });
+    const r = await auditRubric(rubric, inlineSubmission({ 'solution.js': LEAP_JS }, 'reference'), ports());
+    const alive = r.report.mutants.filter((m) => m.status === 'survived');
+    expect(alive).toHaveLength(5);
+    expect(r.report.distinguishing.map((d) => d.mutant)).toEqual(alive.map((m) => m.id));
+    expect(alive.map((m) => m.possiblyEquivalent)).toEqual([false, false, false, false, false]);
+    for (const d of r.report.distinguishing) {
+      const year = Number(d.input);
+      // The reference's output is the true answer for that year, and the mutant's is the other one.
+      expect([d.function, d.reference, d.mutantOutput]).toEqual(['isLeap', String(leap(year)), String(!leap(year))]);
+      expect(d.test).toBe(`test('isLeap(${year})', () => {\n  expect(isLeap(${year})).toEqual(${leap(year)});\n});`);
+    }
+    expect(r.report.notes[0]).toMatch(
+      /^distinguishing inputs: per surviving mutant one sandboxed job tries \d+ argument lists \(up to 100 per function of isLeap:/,
+    );
+  }, 300_000);
+
+  it('a survivor that agrees with the reference on every input of the budget is possibly equivalent', async () => {
+    const rubric = inlineRubric(
+      {
+        'clamp.spec.js':
+          "import { clamp } from './solution';\ntest('5', () => expect(clamp(5)).toBe(5));\ntest('-3', () => expect(clamp(-3)).toBe(0));\n",
+      },
+      { audit: { repeats: 1, ignore: [] } },
+    );
+    const ref = inlineSubmission({ 'solution.js': 'export const clamp = (x) => (x < 0 ? 0 : x);\n' }, 'reference');
+    const r = await auditRubric(rubric, ref, ports());
+    // x <= 0 returns the literal 0 where x < 0 returns x itself, 0: no number tells them apart.
+    expect(
+      r.report.mutants
+        .filter((m) => m.status === 'survived')
+        .map((m) => [m.original, m.replacement, m.possiblyEquivalent]),
+    ).toEqual([['x < 0', 'x <= 0', true]]);
+    expect(r.report.distinguishing).toEqual([]);
+  }, 300_000);
+});
