@@ -5,8 +5,10 @@
 // harness, during the test, so under the test's own time — and the value is compared as data: a copy of the graph
 // (same prototypes, arrays stay arrays, Maps and Sets rebuilt, cycles kept as cycles, so Jest compares them as it
 // would the original) in which every accessor is the value its getter gave. A getter that would answer one read
-// one way and the next another way is read once, and only that answer is compared. What still decides equality
-// (a Proxy, an asymmetricMatch, a computed Set…) is judged by guard.cjs on the copy.
+// one way and the next another way is read once, and only that answer is compared. A Proxy is read the same way:
+// its traps produce values (an observable store, a read counter, a default-value dict are ordinary code), so its
+// keys, prototype and each property's value are asked of its traps once, as Jest would read them, and the copy is
+// compared. What still decides equality on the copy (an asymmetricMatch, a computed Set…) is judged by guard.cjs.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
 
@@ -49,7 +51,7 @@ function createMaterializer(opaque, isErrorStack) {
   const originOf = (c) => WeakMapGet(origins, c) || c;
   const noteCopy = (c, v) => WeakMapSet(origins, c, originOf(v));
   const copyable = (v) =>
-    v !== null && typeof v === 'object' && !types.isProxy(v) && !opaque(v) && !types.isDate(v) && !types.isRegExp(v) && !types.isPromise(v) &&
+    v !== null && typeof v === 'object' && !opaque(v) && !types.isDate(v) && !types.isRegExp(v) && !types.isPromise(v) &&
     !ArrayBuffer.isView(v) && !types.isAnyArrayBuffer(v) && !types.isBoxedPrimitive(v) && !types.isWeakMap(v) && !types.isWeakSet(v);
 
   /** Whether any copyable object reachable through own data (Map and Set entries too) has an own accessor. Runs no code. */
@@ -60,7 +62,7 @@ function createMaterializer(opaque, isErrorStack) {
     while (stack.length) {
       const v = stack.pop();
       if (!copyable(v) || seen.has(v)) continue;
-      if (budget-- <= 0) return true;
+      if (budget-- <= 0 || types.isProxy(v)) return true;
       seen.add(v);
       if (types.isMap(v)) MapForEach(v, (val, k) => P.ArrayPush(stack, k, val));
       else if (types.isSet(v)) SetForEach(v, (val) => P.ArrayPush(stack, val));
@@ -98,8 +100,10 @@ function createMaterializer(opaque, isErrorStack) {
         const k = keys[i];
         if (k === 'length' && P.ArrayIsArray(v)) continue;
         const d = P.ObjectGetOwnPropertyDescriptor(v, k);
+        if (d === undefined) continue; // a Proxy's ownKeys named a key its descriptor trap does not have
         let data;
-        if ('value' in d) data = d.value;
+        if (types.isProxy(v)) data = P.ReflectGet(v, k, v); // what Jest reads: the get trap's answer, once
+        else if ('value' in d) data = d.value;
         else if (isErrorStack(v, k)) data = stackText(v);
         else data = d.get ? P.ReflectApply(d.get, v, []) : undefined; // read once, in the test's own time
         P.ObjectDefineProperty(c, k, { value: copy(data), writable: true, enumerable: d.enumerable, configurable: true });

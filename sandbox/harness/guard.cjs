@@ -515,8 +515,9 @@ function createGuard(tamper) {
    * of the value is Jest's business here, so nothing else is judged.
    */
   function lengthAsData(name, received) {
-    if (isProxy(received)) fail(name, 'the received value is a Proxy');
-    return readChecked(() => readAlong(received, LENGTH_SHAPE, true, 0)).value;
+    // A Proxy's `length` is its get trap's answer: read once, into a copy, like a getter's.
+    const r0 = isProxy(received) ? materialize(received) : received;
+    return readChecked(() => readAlong(r0, LENGTH_SHAPE, true, 0)).value;
   }
 
   /** toThrow: the thrown value read as data (thrownWhy), in the function Jest calls or the value `.rejects` hands over. */
@@ -561,7 +562,8 @@ function createGuard(tamper) {
         else if (kind === 'length') received = lengthAsData(name, received);
         else if (kind === 'throws') return throwsAsData(name, orig, this, received, expected);
         else if (kind === 'shallow') {
-          if (isProxy(received)) fail(name, 'the received value is a Proxy');
+          // A Proxy's traps would answer the question (its prototype, its items): asked once, into a copy.
+          if (isProxy(received)) received = materialize(received);
           if (name === 'toBeInstanceOf' && customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
         }
         return run(name, orig, this, [received, ...expected]);

@@ -4,7 +4,8 @@
 // on a matcher missing here (a new Jest's matcher is classified before it can compare anything), and
 // tests/unit/matcher-kinds.test.ts compares this table with the registry of the `expect` package itself.
 //   value    identity, typeof or a number: nothing of the value's own code runs
-//   shallow  a Proxy would answer the matcher's question (toContain's indexOf, toBeInstanceOf's prototype walk)
+//   shallow  a Proxy would answer the matcher's question (toContain's indexOf, toBeInstanceOf's prototype walk): its
+//            traps are asked once, into a copy
 //   length   reads `length` (a getter's answer read once)
 //   deep     Jest's `equals` on the received value (accessors read once, the expected value's named properties read once)
 //   calls    `equals` on a mock's recorded arguments (the same, per call)

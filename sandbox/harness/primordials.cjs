@@ -15,6 +15,7 @@ module.exports = Object.freeze({
   ObjectIs: Object.is,
   ObjectHasOwn: Object.hasOwn,
   ReflectApply: Reflect.apply,
+  ReflectGet: Reflect.get,
   JSONStringify: JSON.stringify,
   JSONParse: JSON.parse,
   ArrayIsArray: Array.isArray,

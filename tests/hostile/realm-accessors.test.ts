@@ -64,6 +64,12 @@ exports.ValidationError = ValidationError;
 class Bag extends Array { *[Symbol.iterator]() { for (let i = this.length - 1; i >= 0; i--) yield this[i]; } }
 exports.bag = (...xs) => Bag.from(xs);
 exports.sized = (n) => Object.defineProperty({}, 'length', { get: () => n });
+// Honest Proxies (red team, issue 30): an observable store counting reads, a read-only view, a list wrapper.
+const reads = { n: 0 };
+exports.store = (init) => new Proxy({ ...init }, { get(t, k, r) { reads.n++; return Reflect.get(t, k, r); } });
+exports.readonly = (o) => new Proxy(o, { set() { throw new TypeError('read-only'); }, deleteProperty() { return false; } });
+exports.list = (...xs) => new Proxy(xs, { get: (t, k, r) => (k === 'last' ? t[t.length - 1] : Reflect.get(t, k, r)) });
+exports.pointView = (x, y) => new Proxy(new Point(x, y), { get: (t, k) => { const v = Reflect.get(t, k, t); return typeof v === 'function' ? v.bind(t) : v; } });
 `;
 
 // Every matcher family that compares a submission's value, each with tests Jest passes and tests Jest fails.
@@ -98,6 +104,14 @@ test('shallow: toHaveLength through a getter', () => { expect(s.stack(3)).toHave
 test('shallow: toHaveLength of an Array subclass with its own iterator', () => { expect(s.bag(1, 2)).toHaveLength(2); });
 test('shallow: toHaveLength through an own getter', () => { expect(s.sized(4)).toHaveLength(4); });
 test('shallow: toHaveLength through a getter, wrong', () => { expect(s.stack(3)).toHaveLength(2); });
+test('proxy: toEqual a forwarding store', () => { expect(s.store({ x: 1, y: 2 })).toEqual({ x: 1, y: 2 }); });
+test('proxy: toEqual a forwarding store, wrong', () => { expect(s.store({ x: 1, y: 2 })).toEqual({ x: 1, y: 3 }); });
+test('proxy: toStrictEqual a read-only view', () => { expect(s.readonly({ a: [1, 2] })).toStrictEqual({ a: [1, 2] }); });
+test('proxy: toMatchObject a nested store', () => { expect(s.store({ inner: s.store({ z: 3 }) })).toMatchObject({ inner: { z: 3 } }); });
+test('proxy: toHaveBeenCalledWith a store', () => { const cb = jest.fn(); cb(s.store({ k: 'v' })); expect(cb).toHaveBeenCalledWith({ k: 'v' }); });
+test('proxy: toHaveLength and toContain of a list', () => { expect(s.list(1, 2, 3)).toHaveLength(3); expect(s.list(1, 2, 3)).toContain(2); });
+test('proxy: toContain of a list, wrong', () => { expect(s.list(1, 2, 3)).toContain(4); });
+test('proxy: toBeInstanceOf and toBeDefined of a view', () => { const v = s.pointView(3, 4); expect(v).toBeInstanceOf(s.Point); expect(v).toBeDefined(); expect(v.norm).toBe(5); });
 test('shallow: toBeInstanceOf and toBe', () => { const p = s.point(1, 1); expect(p).toBeInstanceOf(s.Point); expect(p).toBe(p); expect(p.norm).toBeCloseTo(1.414, 3); });
 `;
 
