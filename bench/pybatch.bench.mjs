@@ -2,7 +2,8 @@
 //   floor    — one bare `python3 -m unittest` per submission (the solution and the test file in one folder,
 //              unsandboxed): what running the tests at all costs;
 //   peer     — one `python3 -m pytest` per submission (the usual Python autograder);
-//   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included.
+//   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included; with
+//              bwrap, once more with the Python fork server on (EVIGRADE_PYTHON_FORK_SERVER=1; `BENCH_FORK=0` skips it).
 // The class: `BENCH_CLASS` (24) and `BENCH_BIG` (240) copies of the `say` reference (bench/python-say: its
 // unittest file of 20 tests). The floor and the peer are sampled before and after every graded class (this VM's
 // speed drifts within minutes) and read as the median of all samples. `BENCH_BASE_BIN` grades the same classes
@@ -45,28 +46,39 @@ cpSync(join(SAY, 'tests', 'say_test.py'), join(bare, 'say_test.py'));
 const floorRun = () => cpuOf(PY, ['-m', 'unittest', '-q', 'say_test'], { cwd: bare });
 const peerRun = () => cpuOf(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'say_test.py'], { cwd: bare });
 
-/** One build's cache folder, so neither build reads the other's caches. */
-const grade = (bin, cache) => (dir) =>
-  cpuOf(
-    process.execPath,
-    [
-      bin,
-      'grade',
-      dir,
-      '--rubric',
-      join(SAY, 'rubric.yaml'),
-      '--out',
-      `${dir}-out`,
-      '--no-llm',
-      '--sandbox',
-      SANDBOX,
-      '--concurrency',
-      String(CORES),
-      '--force',
-    ],
-    { env: { ...process.env, EVIGRADE_CACHE_DIR: join(work, cache), CI: 'true', HF_TOKEN: '' }, timeoutMs: 600_000 },
-  );
-const builds = [['this build', grade(BIN, 'cache')], ...(BASE ? [['base build', grade(BASE, 'cache-base')]] : [])];
+/** One build's cache folder, so neither build reads the other's caches; `extra`: environment of that row. */
+const grade =
+  (bin, cache, extra = {}) =>
+  (dir) =>
+    cpuOf(
+      process.execPath,
+      [
+        bin,
+        'grade',
+        dir,
+        '--rubric',
+        join(SAY, 'rubric.yaml'),
+        '--out',
+        `${dir}-out`,
+        '--no-llm',
+        '--sandbox',
+        SANDBOX,
+        '--concurrency',
+        String(CORES),
+        '--force',
+      ],
+      {
+        env: { ...process.env, EVIGRADE_CACHE_DIR: join(work, cache), CI: 'true', HF_TOKEN: '', ...extra },
+        timeoutMs: 600_000,
+      },
+    );
+// The fork server (sandbox.python_fork_server, bwrap only) beside the default path, same build, caches of its own.
+const FORK = process.env.BENCH_FORK !== '0' && SANDBOX === 'bwrap';
+const builds = [
+  ['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })],
+  ...(FORK ? [['this build, fork server', grade(BIN, 'cache-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]] : []),
+  ...(BASE ? [['base build', grade(BASE, 'cache-base')]] : []),
+];
 
 const started = performance.now();
 try {
@@ -134,17 +146,23 @@ try {
   console.log(
     `\nCPU from ${CPU_SOURCE}; ${CORES} cores, node ${process.version}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
-  const mine = runs.get('this build');
-  for (const [n, xs] of [
-    [N, mine.small],
-    [BIG, mine.big],
+  for (const [name, label] of [
+    ['this build', ''],
+    ['this build, fork server', ', fork server'],
   ]) {
-    const m = medianRun(xs).cpu / n;
-    summary(
-      `Python class of ${n} \`say\`, CPU per submission, whole command`,
-      `${ms(m)} (${x(m, floor.cpu)} floor; peer pytest ÷ this ${x(peer.cpu, m)})`,
-      `floor unittest ${ms(floor.cpu)}; peer pytest ${ms(peer.cpu)}; target ≤ 2× floor, ≥ 1.5× cheaper than pytest`,
-    );
+    const mine = runs.get(name);
+    if (!mine) continue;
+    for (const [n, xs] of [
+      [N, mine.small],
+      [BIG, mine.big],
+    ]) {
+      const m = medianRun(xs).cpu / n;
+      summary(
+        `Python class of ${n} \`say\`${label}, CPU per submission, whole command`,
+        `${ms(m)} (${x(m, floor.cpu)} floor; peer pytest ÷ this ${x(peer.cpu, m)})`,
+        `floor unittest ${ms(floor.cpu)}; peer pytest ${ms(peer.cpu)}; target ≤ 2× floor, ≥ 1.5× cheaper than pytest`,
+      );
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -77,7 +77,9 @@ export const analysisPool = (): AnalysisPort => (pool ??= createAnalysisPool({ t
 
 const sandboxes = new Map<string, Promise<Sandbox>>();
 export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
-  if (!sandboxes.has(id)) sandboxes.set(id, openSandbox(id, HARNESS_DIR));
+  // EVIGRADE_PYTHON_FORK_SERVER=1 runs a suite's Python jobs through the fork server (bwrap), as the CLI would.
+  const pythonForkServer = process.env.EVIGRADE_PYTHON_FORK_SERVER === '1';
+  if (!sandboxes.has(id)) sandboxes.set(id, openSandbox(id, HARNESS_DIR, { pythonForkServer }));
   return sandboxes.get(id) as Promise<Sandbox>;
 }
 

@@ -184,7 +184,17 @@ function callWithTimeout(fn, ms, what) {
   });
 }
 
+// What a test threw or rejected with is the submission's value: a revoked Proxy throws on `instanceof` and on every
+// property read, so nothing here may let that escape into the harness (it ended the job as a crash).
 function asError(e, prefix) {
+  try {
+    return asErrorOf(e, prefix);
+  } catch {
+    return new P.Error(prefix + ' a value that could not be described');
+  }
+}
+
+function asErrorOf(e, prefix) {
   if (e instanceof P.Error) return e;
   if (e && typeof e === 'object' && typeof e.message === 'string') return e;
   let shown;

@@ -312,7 +312,14 @@ class Submission:
             cls = self.ep.dec.decode(c)
             if not (isinstance(cls, type) and issubclass(cls, Exception) and target_of(cls) is not None):
                 raise WireError('an exception that is not an exception class of the submission')
-        return _make_exception(cls, args, text)
+        e = _make_exception(cls, args, text)
+        attrs = d.get('d')
+        if target_of(cls) is not None and type(attrs) is dict:
+            for k, v in list(attrs.items())[:32]:
+                # Public names only, and none the class already answers (`with_traceback`, `args`): data, not behaviour.
+                if type(k) is str and k.isidentifier() and not k.startswith('_') and not hasattr(cls, k):
+                    e.__dict__[k] = self.ep.dec.decode(v)
+        return e
 
     # -- what the submission may ask of this process: calls and protocol methods of what the tests handed
     # over, and the attributes handover.py allows; never an import, never a dunder attribute. A refusal is an
@@ -381,13 +388,38 @@ class Submission:
             bases = list(dict.fromkeys(b for b in bases if issubclass(b, BaseException)))
             bases = [b for b in bases if b is not Exception or len(bases) == 1] or [Exception]
             ns = {'__module__': info.get('m') if type(info.get('m')) is str else '?', '__str__': _mirrored_exception_str}
-            cls = type(info['n'], tuple(bases), ns)
+            std = stdlib_base(info) if info.get('std') is True else None
+            try:
+                cls = type(info['n'], tuple([std] + [b for b in bases if not issubclass(std, b)]) if std else tuple(bases), ns)
+            except TypeError:  # a layout the two bases cannot share: the mirror keeps its builtin bases
+                cls = type(info['n'], tuple(bases), ns)
         else:
             bases = [b for b in bases if issubclass(b, RemoteObject)] or [RemoteCallable if info.get('call') else RemoteObject]
             cls = RemoteClass(info['n'], tuple(bases), {'__module__': info.get('m') if type(info.get('m')) is str else '?'})
         cls.__qualname__ = info.get('q') if type(info.get('q')) is str else info['n']
         type.__setattr__(cls, '_evigrade_target', _Target(self, key))
         return cls
+
+
+def stdlib_base(info):
+    """The test process's own standard library exception class the submission's one names (None if none).
+
+    Only a module the test process has already imported (nothing is imported on the submission's word), only a
+    standard library one, and only an `Exception`: what pytest treats as an outcome (unittest's SkipTest) is
+    never one (nor bdb's BdbQuit). The submission could raise the real class in its own process anyway, so naming it gains nothing."""
+    m, q = info.get('m'), info.get('q')
+    if type(m) is not str or type(q) is not str or m.split('.')[0] not in sys.stdlib_module_names:
+        return None
+    obj = sys.modules.get(m)
+    for part in q.split('.'):
+        obj = obj.__dict__.get(part) if isinstance(obj, (types.ModuleType, type)) else None
+    if not (isinstance(obj, type) and issubclass(obj, Exception)) or target_of(obj) is not None:
+        return None
+    for module, name in (('unittest', 'SkipTest'), ('bdb', 'BdbQuit')):  # pytest's control flow, not an error
+        control = getattr(sys.modules.get(module), name, None)
+        if isinstance(control, type) and issubclass(obj, control):
+            return None
+    return obj
 
 
 def _mirrored_exception_str(self):

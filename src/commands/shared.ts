@@ -99,6 +99,7 @@ export async function withSandbox<T>(
 ): Promise<T> {
   const sandbox = await openSandbox(choice, HARNESS_DIR, {
     dockerPool: config.sandbox.docker_pool,
+    pythonForkServer: config.sandbox.python_fork_server,
     ...(signal ? { signal } : {}),
   });
   // Each lint thread pays ESLint's start-up (≈ 0.4 s of CPU) when a file first needs it, and lints a small

@@ -63,9 +63,17 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** Sandbox tuning. `docker_pool`: Docker containers started ahead per limit set, each waiting for its one job (EVIGRADE_DOCKER_POOL); 0 starts one per job. */
+    /**
+     * Sandbox tuning. `docker_pool`: Docker containers started ahead per limit set, each waiting for its one job
+     * (EVIGRADE_DOCKER_POOL); 0 starts one per job. `python_fork_server` (EVIGRADE_PYTHON_FORK_SERVER=1; off by
+     * default): Python jobs forked from a test process that imported pytest once, each into its own sandbox (bwrap
+     * only; other backends start each job afresh, docs/python-harness.md "Fork server").
+     */
     sandbox: z
-      .object({ docker_pool: z.number().int().min(0).max(32).default(2) })
+      .object({
+        docker_pool: z.number().int().min(0).max(32).default(2),
+        python_fork_server: z.boolean().default(false),
+      })
       .strict()
       .prefault({}),
     /**

@@ -73,18 +73,7 @@ export function renderHtml(reports: Report[], summary: Summary | null, opts: Htm
   };
   const title = escapeHtml(markControls(String(opts.title)));
   const when = escapeHtml(markControls(String(opts.generatedAt)));
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${title}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
+  return htmlPage({ csp: CSP, title, style: STYLE }, [
     `<header><h1 id="title">${title}</h1><p class="meta">Generated <time id="generated-at">${when}</time> \u00B7 ${ov.count} submission${ov.count === 1 ? '' : 's'} \u00B7 <a href="#/">Overview</a></p></header>`,
     '<main id="app">',
     '<noscript><p>This report needs JavaScript to display its data; the reports are embedded as JSON in this file (script#data).</p></noscript>',
@@ -92,6 +81,24 @@ export function renderHtml(reports: Report[], summary: Summary | null, opts: Htm
     '</main>',
     `<script type="application/json" id="data">${embedJson(data)}</script>`,
     `<script>${CLIENT_JS}</script>`,
+  ]);
+}
+
+/** The frame every page shares: UTF-8, its own CSP, no referrer, a phone's width; `title` already escaped. */
+export function htmlPage(head: { csp: string; title: string; style: string }, body: readonly string[]): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${head.csp}">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${head.title}</title>`,
+    `<style>${head.style}</style>`,
+    '</head>',
+    '<body>',
+    ...body,
     '</body>',
     '</html>',
     '',

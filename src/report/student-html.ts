@@ -1,5 +1,5 @@
 import type { StudentReport, StudentTest } from '../domain/student.js';
-import { escapeHtml, markControls } from './html.js';
+import { escapeHtml, htmlPage, markControls } from './html.js';
 import { STUDENT_STYLE } from './student-style.js';
 
 // The page a student reads: static HTML rendered from the student view alone (never from a report), with no
@@ -106,26 +106,12 @@ function evidence(v: StudentReport): string {
 
 export function renderStudentHtml(v: StudentReport): string {
   const who = v.submission.name ?? v.submission.id;
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${STUDENT_CSP}">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${t(v.assignment.title)} — ${t(who)}</title>`,
-    `<style>${STUDENT_STYLE}</style>`,
-    '</head>',
-    '<body>',
+  return htmlPage({ csp: STUDENT_CSP, title: `${t(v.assignment.title)} — ${t(who)}`, style: STUDENT_STYLE }, [
     `<header><h1>${t(v.assignment.title)}</h1><p class="meta">${t(who)} · ${v.submission.files.map((f) => `<code>${t(f)}</code>`).join(' ')}</p></header>`,
     '<main>',
     scores(v),
     tests(v),
     evidence(v),
     '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  ]);
 }

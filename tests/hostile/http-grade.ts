@@ -5,9 +5,13 @@ import { batchApp, inlineRubric, rubricService } from '../helpers.js';
 
 const KEY = 'hostile-http-key';
 
-/** Grades `files` against the inline rubric of `tests` over POST /grade. */
-export async function gradeOverHttp(tests: Record<string, string>, files: Record<string, string>): Promise<Report> {
-  const rubric = inlineRubric(tests);
+/** Grades `files` against the inline rubric of `tests` (and `spec`, e.g. its language) over POST /grade. */
+export async function gradeOverHttp(
+  tests: Record<string, string>,
+  files: Record<string, string>,
+  spec: Record<string, unknown> = {},
+): Promise<Report> {
+  const rubric = inlineRubric(tests, spec);
   const { a: app } = await batchApp(await rubricService(rubric, { maxResumes: 2, concurrency: 1 }), KEY);
   try {
     const res = await app.inject({

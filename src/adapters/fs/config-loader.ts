@@ -57,7 +57,15 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
         'CONFIG_INVALID',
         `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${env.EVIGRADE_DOCKER_POOL}"`,
       );
-    config.sandbox = { docker_pool: pool.data };
+    config.sandbox = { ...config.sandbox, docker_pool: pool.data };
+  }
+  if (env.EVIGRADE_PYTHON_FORK_SERVER !== undefined) {
+    if (!['0', '1'].includes(env.EVIGRADE_PYTHON_FORK_SERVER))
+      throw new EvigradeError(
+        'CONFIG_INVALID',
+        `EVIGRADE_PYTHON_FORK_SERVER: expected 1 (on) or 0 (off), got "${env.EVIGRADE_PYTHON_FORK_SERVER}"`,
+      );
+    config.sandbox = { ...config.sandbox, python_fork_server: env.EVIGRADE_PYTHON_FORK_SERVER === '1' };
   }
   if (env.EVIGRADE_DB) config.db = { ...config.db, url: env.EVIGRADE_DB };
   const envKeys = (env.EVIGRADE_API_KEYS ?? '')

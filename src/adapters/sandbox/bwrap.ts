@@ -28,6 +28,9 @@ export const bwrap: BackendDef = {
   ownHostUid: false,
   needsRootTree: false,
   hostPaths: false,
+  // A job's sandbox is a user namespace created by the grader's uid 0: the template (uid 0 with no capability) may
+  // join it, every namespace at once, and nothing outside it (docs/python-harness.md, "Fork server").
+  pythonForks: { ok: true, reason: 'each forked job joins a fresh bubblewrap sandbox of its own' },
   description:
     'bubblewrap: user, pid, net, ipc, uts and mount namespaces; uid 65534 with no capabilities and no nested user namespaces; ' +
     'read-only minimal root (node + harness only) and read-only submission; read-only /dev with only null, zero, full, random and urandom, ' +

@@ -21,6 +21,11 @@ export const dockerDef: BackendDef = {
   needsRootTree: false,
   // Its jobs start from boot.cjs in the image (registry.ts), never from a start-up snapshot.
   hostPaths: false,
+  pythonForks: {
+    ok: false,
+    reason:
+      "a job's container is made by dockerd, in namespaces only a host process with CAP_SYS_ADMIN could join, and Docker's seccomp profile refuses setns inside it; containers are already started ahead, one per job",
+  },
   description:
     'Docker: a fresh container per job from a locally imported image (node + harness only), started ahead and used once; never privileged, network none, ' +
     'all capabilities dropped (the harness, before any student code, writes the submission\'s files into a root-owned tmpfs from its payload and drops ' +

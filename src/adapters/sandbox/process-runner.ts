@@ -10,6 +10,7 @@ import { createFrameParser } from './frames.js';
 import { harnessSnapshotFor } from './harness-snapshot.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { processTree } from './proc-tree.js';
+import { HOLDER_PROGRAM, joinWhenHeld, type ForkExit, type Join, type PythonForks } from './python-forks.js';
 import { watchTests } from './test-watch.js';
 import { SANDBOX_PY_HARNESS, SANDBOX_PYTHON } from './python-rootfs.js';
 import { materialiseRoot, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR, SANDBOX_NODE, SANDBOX_ROOT } from './rootfs.js';
@@ -29,6 +30,8 @@ export interface RunnerDeps {
   readonly rootfs: (runtime: Runtime) => Promise<string>;
   /** Aborted on Ctrl-C or shutdown: every running job is killed and its run rejects (no evidence about the student). */
   readonly signal?: AbortSignal;
+  /** Python jobs forked from a pre-imported test process into their own sandbox (python-forks.ts), where the backend allows it. */
+  readonly pythonForks?: PythonForks;
 }
 
 /**
@@ -121,14 +124,15 @@ export async function runInSandbox(def: BackendDef, deps: RunnerDeps, job: Sandb
   const lease = def.ownHostUid ? await leaseJobUid() : null;
   try {
     const rootfs = await deps.rootfs(job.runtime);
+    const forks = job.runtime === 'python' && def.pythonForks.ok && (await deps.pythonForks?.usable()) ? deps.pythonForks : undefined;
     // First: it may place files (snapshot, code cache) in the root a job directory is then linked from.
-    const program = await programOf(job, rootfs, def);
+    const program = forks ? [...HOLDER_PROGRAM] : await programOf(job, rootfs, def);
     await prepareJobDir(def, rootfs, job, jobDir);
     cgroup = await createJobCgroup(id, job.limits.memory_mb * MB, job.limits.pids).catch(() => null);
     const uid = lease?.uid ?? 65534;
     const cmd = def.command({ rootfs, jobDir, limits: job.limits, program, uid });
     const payload = cmd.root ? { ...job.payload, root: cmd.root } : job.payload;
-    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup, deps.signal);
+    return await execute({ ...prlimitWrap(cmd.file, cmd.args, job, nprocLimit(def, job, cgroup !== null)), env: cmd.env ?? { PATH: JOB_ENV.PATH as string } }, { ...job, payload }, cgroup, deps.signal, forks && ((holder) => forks.fork(holder, job.limits)));
   } finally {
     if (cgroup) await cgroup.remove().catch(() => undefined);
     try {
@@ -147,10 +151,10 @@ interface Capture {
   bytes: number;
 }
 
-function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null, abort?: AbortSignal): Promise<RawRun> {
+function execute(cmd: { file: string; args: string[]; env: Record<string, string> }, job: SandboxJob, cgroup: JobCgroup | null, abort?: AbortSignal, join?: Join): Promise<RawRun> {
   const key = randomBytes(32).toString('hex');
   // Each test's own limit, from outside (a loop that never yields cannot be stopped from inside the job).
-  const tests = watchTests(() => child.pid ?? null, () => kill());
+  const tests = watchTests(() => jobRoot, () => kill());
   const parser = createFrameParser(key, tests.onFrame);
   const started = performance.now();
   const cap = job.limits.output_kb * 1024;
@@ -164,10 +168,15 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
   let frameBytes = 0;
 
   const child = spawn(cmd.file, cmd.args, {
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    stdio: join ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
     env: cmd.env,
     detached: true,
   });
+  const forked = join ? joinWhenHeld(child, join) : null;
+  let forkExit: ForkExit | null = null;
+  let forkError: Error | null = null;
+  // The job's tree: the forked process once it exists, else what was spawned.
+  let jobRoot: number | null = join ? null : (child.pid ?? null);
   const kill = (): void => {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -182,11 +191,25 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
   };
   abort?.addEventListener('abort', interrupt, { once: true });
   if (abort?.aborted) interrupt();
+  void forked?.then(
+    (f) => {
+      jobRoot = f.pid;
+      // The job ended: the holder is let go, and bwrap ends with it.
+      void f.exit.then((e) => {
+        forkExit = e;
+        (child.stdio[4] as Readable | null)?.destroy();
+      });
+    },
+    (e: Error) => {
+      forkError = e;
+      kill();
+    },
+  );
   let starved = false;
   let helloAt = 0;
   let payloadAt = 0;
   // The limit counts the job's own time (not time it spent waiting for a CPU), so load never kills a job.
-  const clock = startJobClock(job.limits.timeout_ms, () => child.pid ?? null, () => {
+  const clock = startJobClock(job.limits.timeout_ms, () => jobRoot, () => {
     timedOut = true;
     kill();
   }, () => {
@@ -228,7 +251,8 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
       if (parser.helloSeen && !payloadSent) {
         payloadSent = true;
         helloAt = performance.now();
-        void confine(child.pid as number, cgroup).then(
+        // A forked job: its own tree and bwrap's (the holder) both go into the job's cgroups, as a whole job's tree does.
+        void (forked ?? Promise.resolve(null)).then((f) => confine([child.pid as number, ...(f ? [f.pid] : [])], cgroup)).then(
           () => {
             payloadAt = performance.now();
             (child.stdin as Writable).end(JSON.stringify({ ...job.payload, key }));
@@ -256,6 +280,8 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
     };
     const finish = async (code: number | null, signal: NodeJS.Signals | null): Promise<void> => {
       if (interrupted) return reject(new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader'));
+      if (forkError) return reject(forkError);
+      if (forkExit) ({ code, signal } = forkExit);
       if (starved) return reject(starvedError(job.limits.timeout_ms));
       const memoryLimitHit = (await cgroup?.memoryLimitHit().catch(() => false)) ?? false;
       const pidsLimitHit = (await cgroup?.pidsLimitHit().catch(() => false)) ?? false;
@@ -292,7 +318,7 @@ function execute(cmd: { file: string; args: string[]; env: Record<string, string
 }
 
 /** Moves the job's processes into its cgroup before any student code exists. */
-async function confine(pid: number, cgroup: JobCgroup | null): Promise<void> {
+async function confine(roots: number[], cgroup: JobCgroup | null): Promise<void> {
   if (!cgroup) return;
-  for (const p of await processTree(pid)) await cgroup.add(p);
+  for (const root of roots) for (const p of await processTree(root)) await cgroup.add(p);
 }

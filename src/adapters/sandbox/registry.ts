@@ -10,6 +10,7 @@ import { jobNodeArgs } from '../../runtime/node-flags.js';
 import { jobPermissions, PYTHON_PROGRAM, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, sweepDocker } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
+import { createPythonForks } from './python-forks.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_NODE } from './rootfs.js';
 import type { Runtime } from '../../domain/languages.js';
@@ -67,6 +68,8 @@ export interface SandboxOptions {
   readonly dockerPool?: number;
   /** Aborted on Ctrl-C or shutdown: the sandbox kills every job it runs (their runs reject). */
   readonly signal?: AbortSignal;
+  /** Python jobs forked from a pre-imported test process (sandbox.python_fork_server), where the backend allows it. */
+  readonly pythonForkServer?: boolean;
 }
 
 /** Opens a sandbox: picks the backend, builds the job root file system in a private work dir. */
@@ -86,10 +89,12 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   const rootfs = (runtime: Runtime): Promise<string> =>
     runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(cacheDir('python'), harnessDir));
   if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
+  const pythonForks = opts.pythonForkServer && backend.pythonForks.ok ? createPythonForks(() => rootfs('python')) : undefined;
   return {
     backend,
-    run: (job) => runInSandbox(backend, { base, rootfs, ...(opts.signal ? { signal: opts.signal } : {}) }, job),
+    run: (job) => runInSandbox(backend, { base, rootfs, ...(opts.signal ? { signal: opts.signal } : {}), ...(pythonForks ? { pythonForks } : {}) }, job),
     close: () => {
+      pythonForks?.close();
       process.removeListener('exit', cleanup);
       cleanup();
     },

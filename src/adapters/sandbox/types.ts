@@ -25,6 +25,11 @@ export interface BackendDef {
    * from the harness's start-up snapshot, which names the paths a job sees (/evigrade/hooks.mjs…).
    */
   readonly hostPaths: boolean;
+  /**
+   * Whether Python jobs may be forked from a pre-imported test process into their own sandbox of this backend
+   * (sandbox.python_fork_server; python-forks.ts), and why not where they may not.
+   */
+  readonly pythonForks: Availability;
 }
 
 export interface SandboxCommand {

@@ -9,6 +9,7 @@ export const unsafe: BackendDef = {
   ownHostUid: false,
   needsRootTree: false,
   hostPaths: true,
+  pythonForks: { ok: false, reason: 'no sandbox to fork a job into' },
   description: 'NO ISOLATION: the submission runs as the grader user with its file system and network. Trusted code only.',
   available: async () => ({ ok: true, reason: 'always available; isolates nothing' }),
   command(ctx) {

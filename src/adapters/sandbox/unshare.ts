@@ -13,6 +13,11 @@ export const unshare: BackendDef = {
   ownHostUid: true,
   needsRootTree: true,
   hostPaths: false,
+  pythonForks: {
+    ok: false,
+    reason:
+      "a job's namespaces belong to the host's user namespace: joining them takes CAP_SYS_ADMIN on the host, which the template would have to keep; jobs start a fresh interpreter",
+  },
   description:
     'util-linux unshare (root only): pid, net, ipc, uts and mount namespaces; chroot into a per-job tree holding only node, the harness and ' +
     'the submission, none of it writable; a distinct unprivileged host uid per job, leased host-wide across grader processes (capabilities dropped by setuid); cgroup memory and pids ' +
