@@ -210,4 +210,18 @@ describe('evigrade audit: distinguishing inputs (Python)', () => {
     expect(await statusOn(GRADE_PY)).toEqual(['passed']);
     expect(await statusOn(GRADE_PY.replace('score >= 90', 'score > 90'))).toEqual(['failed']);
   }, 300_000);
+
+  it("an object of the reference's class is never compared with the mutant's: no answer, not a false input", async () => {
+    const rubric = inlineRubric(
+      { 'test_box.py': 'from box import make\n\n\ndef test_make():\n    assert make(3).v == 3\n' },
+      { language: 'python', entry: './box.py', audit: { repeats: 1, ignore: [] } },
+    );
+    const source =
+      'class Box:\n    def __init__(self, v):\n        self.v = v\n\n\ndef make(v):\n    return Box(v + 0)\n';
+    const r = await auditRubric(rubric, inlineSubmission({ 'box.py': source }, 'reference'), ports());
+    // `v + 0` → `v - 0` survives; the two modules' Box instances are never ==, so no input is reported.
+    const alive = r.report.mutants.filter((m) => m.status === 'survived');
+    expect(alive.map((m) => [m.original, m.replacement, m.possiblyEquivalent])).toEqual([['+', '-', null]]);
+    expect(r.report.distinguishing).toEqual([]);
+  }, 300_000);
 });
