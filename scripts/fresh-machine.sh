@@ -4,7 +4,7 @@
 # HEAD), and the README's two commands run there as root, with no sudo binary, no terminal and no stdin.
 # Both must exit 0.
 #
-#   sudo bash scripts/fresh-machine.sh [--ref REF] [--keep] [--mirror URL]
+#   sudo bash scripts/fresh-machine.sh [--ref REF] [--keep] [--mirror URL] [--again KEPT-ROOT]
 #
 # Needs on the host: root, debootstrap, git, bubblewrap, network to the Debian mirror and the npm
 # registry. The pristine root is cached in $EVIGRADE_FRESH_DIR (default /var/tmp/evigrade-fresh/base) and
@@ -20,11 +20,12 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-ref=HEAD keep=0 mirror=http://deb.debian.org/debian
+ref=HEAD keep=0 again= mirror=http://deb.debian.org/debian
 while [ $# -gt 0 ]; do
   case "$1" in
     --ref) ref=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --again) again=$2; shift 2 ;;
     --mirror) mirror=$2; shift 2 ;;
     *) echo "fresh-machine: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -32,7 +33,8 @@ done
 
 say() { printf 'fresh-machine: %s\n' "$*"; }
 
-# One README command as a new user types it, as root in the fresh root: a login-like environment, no terminal,
+# One README command as a new user types it, as root in the fresh root (bound with devices allowed, as a machine's
+# own root file system is: bwrap's plain --bind adds nodev, and the unshare backend's job roots carry device nodes): a login-like environment, no terminal,
 # stdin closed. bubblewrap (as root, no user namespace: the command keeps root's capabilities) makes the root the
 # mount namespace's own root with pivot_root. A chroot would not do: the kernel refuses new user namespaces to a
 # chrooted process, so neither bwrap nor unshare could sandbox a job there.
@@ -44,7 +46,7 @@ run_step() {
   read -r -a argv <<<"$cmd"
   [ -f "$root/etc/ssl/host-network-ca.pem" ] && env+=(--setenv NODE_EXTRA_CA_CERTS /etc/ssl/host-network-ca.pem)
   set +e
-  bwrap --bind "$root" / --dev-bind /dev /dev --perms 1777 --tmpfs /dev/shm --bind /proc /proc --bind /sys /sys --perms 1777 --tmpfs /tmp \
+  bwrap --dev-bind "$root" / --dev-bind /dev /dev --perms 1777 --tmpfs /dev/shm --bind /proc /proc --bind /sys /sys --perms 1777 --tmpfs /tmp \
     --unshare-ipc --unshare-uts --hostname fresh-debian --die-with-parent --clearenv "${env[@]}" \
     --chdir /root/evigrade -- "${argv[@]}" </dev/null 2>&1 | tee "$root/root/command-$n.log"
   local rc=${PIPESTATUS[0]}
@@ -69,18 +71,28 @@ if [ ! -f "$base/.complete" ]; then
   touch "$base/.complete"
 fi
 
-run_root=$cache/run-$(date -u +%Y%m%dT%H%M%S)
-say "copying the pristine root to $run_root"
-cp -a "$base" "$run_root"
-cleanup() { [ "$keep" = 1 ] && say "kept $run_root" || rm -rf --one-file-system "$run_root"; }
-trap cleanup EXIT
+if [ -n "$again" ]; then
+  # A kept root of an earlier run, after a fix: the same two commands on the new commit. The root is no longer bare
+  # (it holds what command 1 installed), so this proves command 2 and a re-run of command 1, not a first day.
+  run_root=$again keep=1
+  [ -d "$run_root/root/evigrade" ] || { echo "fresh-machine: $run_root is not a kept root" >&2; exit 2; }
+  commit=$(git -C "$repo" rev-parse --verify "$ref^{commit}")
+  say "again in $run_root, on $commit"
+  git -C "$run_root/root/evigrade" fetch --quiet "$repo" "$commit"
+  git -C "$run_root/root/evigrade" checkout --quiet --detach "$commit"
+else
+  run_root=$cache/run-$(date -u +%Y%m%dT%H%M%S)
+  say "copying the pristine root to $run_root"
+  cp -a "$base" "$run_root"
+  cleanup() { [ "$keep" = 1 ] && say "kept $run_root" || rm -rf --one-file-system "$run_root"; }
+  trap cleanup EXIT
 
-[ ! -e "$run_root/usr/bin/sudo" ] || { echo "fresh-machine: the root has sudo; it must not" >&2; exit 1; }
-cp /etc/resolv.conf "$run_root/etc/resolv.conf"
-# The sources a Debian 12 install (or cloud image) has; debootstrap writes only the release itself, so without these
-# the root would get bookworm's first Chromium instead of the one security updates ship (and render pages otherwise).
-rm -f "$run_root/etc/apt/sources.list"
-cat >"$run_root/etc/apt/sources.list.d/debian.sources" <<SOURCES
+  [ ! -e "$run_root/usr/bin/sudo" ] || { echo "fresh-machine: the root has sudo; it must not" >&2; exit 1; }
+  cp /etc/resolv.conf "$run_root/etc/resolv.conf"
+  # The sources a Debian 12 install (or cloud image) has; debootstrap writes only the release itself, so without these
+  # the root would get bookworm's first Chromium instead of the one security updates ship (and render pages otherwise).
+  rm -f "$run_root/etc/apt/sources.list"
+  cat >"$run_root/etc/apt/sources.list.d/debian.sources" <<SOURCES
 Types: deb
 URIs: $mirror
 Suites: bookworm bookworm-updates
@@ -93,33 +105,34 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SOURCES
-# As in Debian's container images: packages do not start their services at install (redis-server and postgresql
-# would try to listen on the host's 6379 and 5432, since the root shares its network). The tests start their own.
-printf '#!/bin/sh\nexit 101\n' >"$run_root/usr/sbin/policy-rc.d"
-chmod 0755 "$run_root/usr/sbin/policy-rc.d"
+  # As in Debian's container images: packages do not start their services at install (redis-server and postgresql
+  # would try to listen on the host's 6379 and 5432, since the root shares its network). The tests start their own.
+  printf '#!/bin/sh\nexit 101\n' >"$run_root/usr/sbin/policy-rc.d"
+  chmod 0755 "$run_root/usr/sbin/policy-rc.d"
 
-# A network that intercepts TLS (a proxy with its own CA) needs that CA on every machine on it: the host's
-# NODE_EXTRA_CA_CERTS file goes in as is, for npm only. Nothing else of the host's configuration does.
-if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
-  mkdir -p "$run_root/etc/ssl"
-  cp "$NODE_EXTRA_CA_CERTS" "$run_root/etc/ssl/host-network-ca.pem"
-  say "passing the host's NODE_EXTRA_CA_CERTS to npm (this network's TLS CA)"
+  # A network that intercepts TLS (a proxy with its own CA) needs that CA on every machine on it: the host's
+  # NODE_EXTRA_CA_CERTS file goes in as is, for npm only. Nothing else of the host's configuration does.
+  if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+    mkdir -p "$run_root/etc/ssl"
+    cp "$NODE_EXTRA_CA_CERTS" "$run_root/etc/ssl/host-network-ca.pem"
+    say "passing the host's NODE_EXTRA_CA_CERTS to npm (this network's TLS CA)"
+  fi
+
+  # Node 20 from the host: the binary and npm, wherever `which node` resolves.
+  node_bin=$(readlink -f "$(command -v node)")
+  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  say "node $("$node_bin" --version) from $node_bin, npm from $npm_dir"
+  install -D -m 0755 "$node_bin" "$run_root/usr/bin/node"
+  mkdir -p "$run_root/usr/lib/node_modules"
+  cp -a "$npm_dir" "$run_root/usr/lib/node_modules/npm"
+  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$run_root/usr/bin/npm"
+  ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$run_root/usr/bin/npx"
+
+  commit=$(git -C "$repo" rev-parse --verify "$ref^{commit}")
+  say "git clone of $commit into /root/evigrade"
+  git clone --quiet --no-hardlinks "$repo" "$run_root/root/evigrade"
+  git -C "$run_root/root/evigrade" checkout --quiet --detach "$commit"
 fi
-
-# Node 20 from the host: the binary and npm, wherever `which node` resolves.
-node_bin=$(readlink -f "$(command -v node)")
-npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
-say "node $("$node_bin" --version) from $node_bin, npm from $npm_dir"
-install -D -m 0755 "$node_bin" "$run_root/usr/bin/node"
-mkdir -p "$run_root/usr/lib/node_modules"
-cp -a "$npm_dir" "$run_root/usr/lib/node_modules/npm"
-ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$run_root/usr/bin/npm"
-ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$run_root/usr/bin/npx"
-
-commit=$(git -C "$repo" rev-parse --verify "$ref^{commit}")
-say "git clone of $commit into /root/evigrade"
-git clone --quiet --no-hardlinks "$repo" "$run_root/root/evigrade"
-git -C "$run_root/root/evigrade" checkout --quiet --detach "$commit"
 
 status=0
 run_step "$run_root" 1 "bash scripts/setup.sh" || status=1
