@@ -26,7 +26,7 @@ import {
   unknownLimitSelectors,
   type LimitGroup,
 } from './stages/run/test-limits.js';
-import { isTsFile, jsName, transpileForJob } from './stages/run/typescript.js';
+import { isTsFile, jsName, sourceLines, transpileForJob } from './stages/run/typescript.js';
 
 /** What the deterministic part needs: it runs where the queue runs it (this process, or a worker). */
 export interface GradePorts {
@@ -140,11 +140,19 @@ export async function collectExpected(rubric: Rubric, sandbox: Sandbox): Promise
 function jobFiles(
   sub: Submission,
   rubric: Rubric,
-): { files: Submission['files']; shadowed: string[]; sourceOf: (jobPath: string) => string } {
+): {
+  files: Submission['files'];
+  shadowed: string[];
+  sourceOf: (jobPath: string) => string;
+  /** A type-stripped file's source map (v3 JSON), by its job path. */
+  maps: ReadonlyMap<string, string>;
+} {
   const hidden = new Set(rubric.tests.flatMap((t) => [t.name, t.jobName]));
+  const maps = new Map<string, string>();
   const runnable = sub.files.map((f) => {
     if (rubric.spec.language !== 'typescript' || !isTsFile(f.path)) return f;
     const out = transpileForJob(f.path, f.content);
+    maps.set(out.path, out.sourceMap);
     return { ...f, path: out.path, content: out.code, bytes: Buffer.byteLength(out.code) };
   });
   // A job file's name as the submission has it (TypeScript runs type-stripped under a .js name).
@@ -153,6 +161,7 @@ function jobFiles(
     files: runnable.filter((f) => !hidden.has(f.path)),
     shadowed: runnable.filter((f) => hidden.has(f.path)).map((f) => f.path),
     sourceOf: (p) => original.get(p) ?? p,
+    maps,
   };
 }
 /** Everything measured: tests in the sandbox, lint and metrics, scores and evidence. */
@@ -294,7 +303,7 @@ export async function runWithCoverage(
   expected: readonly ExpectedTest[],
   sandbox: Sandbox,
 ): Promise<{ state: AttemptState; files: FileCoverage[]; errors: string[] }> {
-  const { files, sourceOf } = jobFiles(sub, rubric);
+  const { files, sourceOf, maps } = jobFiles(sub, rubric);
   const run = await sandbox.run(jobOf(rubric, files, 'run', null, rubric.spec.limits, { coverage: true }));
   const state = newAttemptState();
   foldAttempt(state, interpretRun(run, expected, sourceOf), run, expected, rubric.spec.limits);
@@ -304,11 +313,32 @@ export async function runWithCoverage(
     const f = raw.type === 'coverage' ? parseFrame(raw) : null;
     if (!f || 'malformed' in f || f.type !== 'coverage') continue;
     if (f.data.error) errors.push(f.data.error);
-    // A TypeScript file ran type-stripped: its lines are the JavaScript's, not mapped back to the source's.
-    for (const c of f.data.files)
-      out.push(sourceOf(c.file) === c.file ? c : { file: sourceOf(c.file), executable: [], hit: [], exact: false });
+    for (const c of f.data.files) out.push(asSubmitted(c, sourceOf(c.file), files, maps));
   }
   return { state, files: out, errors };
+}
+
+/**
+ * A file's coverage named and numbered as the submission has it: a TypeScript file ran type-stripped, so its lines
+ * are the JavaScript's, mapped back through the transpile's source map (a file with no map is not mapped, not guessed).
+ */
+function asSubmitted(
+  c: FileCoverage,
+  source: string,
+  files: Submission['files'],
+  maps: ReadonlyMap<string, string>,
+): FileCoverage {
+  if (source === c.file) return c;
+  const map = maps.get(c.file);
+  const code = files.find((f) => f.path === c.file)?.content;
+  if (!c.exact || map === undefined || code === undefined)
+    return { file: source, executable: [], hit: [], exact: false };
+  return {
+    file: source,
+    executable: sourceLines(code, map, c.executable),
+    hit: sourceLines(code, map, c.hit),
+    exact: true,
+  };
 }
 
 /** The deterministic report of a submission that could not be graded (intake rejection or machine failure). */

@@ -1,6 +1,6 @@
-// Telling a surviving mutant apart from the reference (JavaScript and TypeScript): inputs near the arguments the
-// hidden tests pass (seeds.ts, fast-check) are tried on both in one sandboxed job, through the same harness and
-// Jest's `toEqual`. The first input where they disagree becomes a test the instructor could add; a survivor that
+// Telling a surviving mutant apart from the reference: inputs near the arguments the hidden tests pass (seeds.ts,
+// py-probe.ts for Python; fast-check) are tried on both in one sandboxed job, through the same harness, compared
+// with Jest's `toEqual` (Python: `==`). The first input where they disagree becomes a test the instructor could add; a survivor that
 // agrees on every input of the budget is "possibly equivalent" (never proved: only that budget was searched).
 import type { AuditReport } from '../domain/audit.js';
 import type { Limits, Rubric, TestFile } from '../domain/rubric.js';
@@ -11,6 +11,7 @@ import { runHiddenTests } from '../engine.js';
 import { keyOf } from '../stages/run/test-run.js';
 import { sha256 } from '../util/hash.js';
 import { candidates, seedsOf, type Seed } from './seeds.js';
+import { PY_PROBE, moduleOfEntry, pyLiteral, pyProbeSource, pySeedsOf, pyTest } from './py-probe.js';
 import type { MutantSite } from './sites.js';
 import type { Limiter } from '../util/limiter.js';
 
@@ -64,30 +65,49 @@ const file = (path: string, content: string): SubmissionFile => ({
   bytes: Buffer.byteLength(content),
 });
 
-/** The mutant as the submission, the reference beside it in a folder of its own, the probe as the only test. */
+/**
+ * The mutant as the submission, the reference beside it in a folder of its own, the probe as the only test. For
+ * Python the folder is a package (`__init__.py`), so the harness's module finder serves it like the submission's own.
+ */
 function probeJob(rubric: Rubric, ref: Submission, mutated: Submission, inputs: readonly Seed[]) {
-  const source = probeSource(rubric.spec.entry, inputs);
-  const test: TestFile = { name: PROBE, source, sha256: sha256(source), jobName: PROBE, jobSource: source };
-  const files = [...mutated.files, ...ref.files.map((f) => file(`${REF_DIR}/${f.path}`, f.content))];
+  const python = rubric.spec.language === 'python';
+  const name = python ? PY_PROBE : PROBE;
+  const source = python
+    ? pyProbeSource(moduleOfEntry(rubric.spec.entry), REF_DIR, MARK, inputs)
+    : probeSource(rubric.spec.entry, inputs);
+  const test: TestFile = { name, source, sha256: sha256(source), jobName: name, jobSource: source };
+  const files = [
+    ...mutated.files,
+    ...ref.files.map((f) => file(`${REF_DIR}/${f.path}`, f.content)),
+    ...(python && !ref.files.some((f) => f.path === '__init__.py') ? [file(`${REF_DIR}/__init__.py`, '')] : []),
+  ];
   const sub: Submission = { ...mutated, files, sha256: sha256(files.map((f) => f.sha256).join('|')) };
-  return { rubric: { ...rubric, tests: [test] }, sub, expected: [{ file: PROBE, index: 0, path: ['evigrade probe'] }] };
+  // The path the harness registers: Jest's test name, pytest's node id.
+  const path = python ? `${PY_PROBE}::test_evigrade_probe` : 'evigrade probe';
+  return { rubric: { ...rubric, tests: [test] }, sub, expected: [{ file: name, index: 0, path: [path] }] };
 }
 
-/** Pure: the search's answer from the probe test's outcome. */
+/** Pure: the search's answer from the probe test's outcome (a pytest test to paste when `python`). */
 export function searchOf(
   mutantId: string,
   inputs: readonly Seed[],
   outcome: { status: string; message: string } | undefined,
+  python = false,
 ): Search {
   if (!outcome) return { kind: 'unknown', why: 'the probe reported nothing' };
   if (outcome.status === 'passed') return { kind: 'none' };
   const at = outcome.message.indexOf(MARK);
   if (outcome.status !== 'failed' || at < 0)
     return { kind: 'unknown', why: `the probe ${outcome.status}: ${outcome.message.split('\n')[0]?.slice(0, 200)}` };
-  const [i, reference, mutantOutput, threw, mutantThrew] = JSON.parse(
+  const [i, reference, mutantOutput, threw, mutantThrew, type, message] = JSON.parse(
     outcome.message.slice(at + MARK.length).split('\n')[0]!,
-  ) as [number, string, string, boolean, boolean];
+  ) as [number, string, string, boolean, boolean, string?, string?];
   const s = inputs[i]!;
+  if (python) {
+    const input = s.args.map(pyLiteral).join(', ');
+    const test = pyTest(`${s.fn}(${input})`, s.fn, reference, threw, type ?? 'Exception', message ?? '');
+    return { kind: 'found', found: { mutant: mutantId, function: s.fn, input, reference, mutantOutput, test } };
+  }
   const input = s.args.map((a) => JSON.stringify(a)).join(', ');
   const call = `${s.fn}(${input})`;
   // Both threw, with other messages: the test pins the reference's message (a bare toThrow() passes the mutant too).
@@ -108,9 +128,10 @@ export interface Searcher {
   search(mutantId: string, mutated: Submission, limits: Limits): Promise<Search>;
 }
 
-export function createSearcher(rubric: Rubric, ref: Submission, sandbox: Sandbox): Searcher {
-  const js = rubric.spec.language !== 'python';
-  const seeds = js ? seedsOf(rubric.tests.map((t) => t.jobSource)) : [];
+export async function createSearcher(rubric: Rubric, ref: Submission, sandbox: Sandbox): Promise<Searcher> {
+  const python = rubric.spec.language === 'python';
+  const sources = rubric.tests.map((t) => t.jobSource);
+  const seeds = python ? await pySeedsOf(sources, moduleOfEntry(rubric.spec.entry)) : seedsOf(sources);
   const inputs = seeds.length > 0 ? candidates(seeds, PROBE_BUDGET) : null;
   return {
     inputs,
@@ -125,7 +146,7 @@ export function createSearcher(rubric: Rubric, ref: Submission, sandbox: Sandbox
         { limits },
       );
       if (state.untrusted) return { kind: 'unknown', why: state.untrusted };
-      return searchOf(mutantId, inputs, state.results.get(keyOf(job.expected[0]!)));
+      return searchOf(mutantId, inputs, state.results.get(keyOf(job.expected[0]!)), python);
     },
   };
 }
@@ -149,15 +170,13 @@ export async function distinguishSurvivors(
     readonly onProgress?: (p: { phase: 'distinguish'; done: number; total: number }) => void;
   },
 ): Promise<Searched> {
-  const searcher = createSearcher(rubric, ref, o.sandbox);
+  const searcher = await createSearcher(rubric, ref, o.sandbox);
   const inputs = searcher.inputs;
+  const python = rubric.spec.language === 'python';
   if (!inputs)
     return {
       results: new Map(),
-      note:
-        rubric.spec.language === 'python'
-          ? 'distinguishing inputs: not searched for Python rubrics in this version'
-          : 'distinguishing inputs: not searched (the hidden tests call no imported function with literal arguments)',
+      note: `distinguishing inputs: not searched (the hidden tests call no function imported from ${python ? `the entry module ${moduleOfEntry(rubric.spec.entry)}` : 'the submission'} with literal arguments)`,
     };
   let done = 0;
   const pairs = await Promise.all(
@@ -172,6 +191,6 @@ export async function distinguishSurvivors(
   const fns = [...new Set(inputs.map((s) => s.fn))];
   return {
     results: new Map(pairs),
-    note: `distinguishing inputs: per surviving mutant one sandboxed job tries ${inputs.length} argument lists (up to ${PROBE_BUDGET} per function of ${fns.join(', ')}: the hidden tests' own literal arguments, then fast-check samples near them, seed 42) on the mutant and the reference, compared with Jest's toEqual; a survivor that agrees on all of them is "possibly equivalent" for that budget, not proved equivalent`,
+    note: `distinguishing inputs: per surviving mutant one sandboxed job tries ${inputs.length} argument lists (up to ${PROBE_BUDGET} per function of ${fns.join(', ')}: the hidden tests' own literal arguments, then fast-check samples near them, seed 42) on the mutant and the reference, compared with ${python ? "Python's == (an exception by its type and message; tuples of the tests' arguments are passed as lists)" : "Jest's toEqual"}; a survivor that agrees on all of them is "possibly equivalent" for that budget, not proved equivalent`,
   };
 }

@@ -1,6 +1,8 @@
 // The reference's lines no hidden test runs, measured in the sandbox (V8's block coverage in the JavaScript harness,
 // line tracing in the Python submission process), and told apart in the audit from lines that run but whose
 // mutants survive.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { firstBackend, inlineRubric, inlineSubmission, sandboxFor } from '../helpers.js';
 import { collectExpected, runWithCoverage } from '../../src/engine.js';
@@ -48,7 +50,52 @@ const SIGN_PY = [
 const pyTests =
   "from sign import sign\n\ndef test_zero():\n    assert sign(0) == 'zero'\n\ndef test_five():\n    assert sign(5) == 'positive'\n";
 
+// TypeScript runs type-stripped: the interface and the type alias (lines 1-5) leave no JavaScript, so the emitted
+// lines are numbered differently from these; the coverage is of these lines. Line 9's branch and line 14 never run.
+const SIGN_TS = [
+  'export interface Reading {', //                                1
+  '  value: number;', //                                           2
+  "  unit: 'C' | 'F';", //                                         3
+  '}', //                                                          4
+  "type Word = 'negative' | 'zero' | 'positive';", //              5
+  '', //                                                           6
+  'export function sign(r: Reading): Word {', //                   7
+  '  if (r.value < 0) {', //                                       8
+  "    return 'negative';", //                                     9
+  '  }', //                                                        10
+  "  const word: Word = r.value === 0 ? 'zero' : 'positive';", // 11
+  '  return word;', //                                             12
+  '}', //                                                          13
+  'export function unused(): number { return 1; }', //             14
+  '',
+].join('\n');
+const tsTests =
+  "import { sign } from './sign';\ntest('zero', () => expect(sign({ value: 0, unit: 'C' })).toBe('zero'));\n" +
+  "test('five', () => expect(sign({ value: 5, unit: 'F' })).toBe('positive'));\n";
+const here = (p: string) => readFileSync(fileURLToPath(new URL(`../../${p}`, import.meta.url)), 'utf8');
+
 describe('line coverage of the reference', () => {
+  it("TypeScript: V8's ranges are mapped back to the source's lines through the transpile's source map", async () => {
+    const rubric = inlineRubric({ 'sign.spec.ts': tsTests }, { language: 'typescript', entry: './sign' });
+    const expected = await collectExpected(rubric, sandbox);
+    const cov = await measureCoverage(rubric, inlineSubmission({ 'sign.ts': SIGN_TS }), expected, sandbox);
+    expect(cov.note).not.toContain('not mapped');
+    expect(cov.lines).toEqual({ 'sign.ts': { executable: [8, 9, 11, 12, 14], covered: [8, 11, 12] } });
+  }, 120_000);
+
+  it('TypeScript (the temperature rubric): every statement line of the reference runs; type-only lines are none', async () => {
+    const rubric = inlineRubric(
+      { 'temperature.spec.ts': here('rubrics/temperature/tests/temperature.spec.ts') },
+      { language: 'typescript', entry: './temperature' },
+    );
+    const expected = await collectExpected(rubric, sandbox);
+    const ref = inlineSubmission({ 'temperature.ts': here('rubrics/temperature/reference/temperature.ts') });
+    const cov = await measureCoverage(rubric, ref, expected, sandbox);
+    // Line 1 (`export type Scale`) leaves no code; the object literals' arrow bodies are expressions, no statements.
+    const lines = [3, 8, 15, 16, 17];
+    expect(cov.lines).toEqual({ 'temperature.ts': { executable: lines, covered: lines } });
+  }, 120_000);
+
   // An ES module's `export { … }` list is no statement once the harness runs it (its bindings are made on line 1).
   for (const [name, source, statements] of [
     ['CommonJS', SIGN_JS, [8]],
