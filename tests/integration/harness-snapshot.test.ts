@@ -98,13 +98,9 @@ describe('the harness start-up snapshot', () => {
   it('is what process-backend jobs start from, and names no path of the grader’s', async () => {
     const snap = await harnessSnapshotFor(rootfs, args);
     expect(snap).toMatch(/^\/evigrade\/snapshot-[0-9a-f]{16}\.blob$/);
-    expect(await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, rootfs, bwrap)).toEqual([
-      '/usr/bin/node',
-      ...args,
-      ...JOB_PERMISSIONS,
-      '--snapshot-blob',
-      snap,
-    ]);
+    expect(
+      await programOf({ runtime: 'node', limits: LIMITS, payload: {} } as unknown as SandboxJob, rootfs, bwrap),
+    ).toEqual(['/usr/bin/node', ...args, ...JOB_PERMISSIONS, '--snapshot-blob', snap]);
     const blob = readFileSync(join(rootfs, snap as string));
     expect(blob.length).toBeGreaterThan(1_000_000);
     // A job can read the blob: it names no grader path (where root file systems and caches live).
@@ -272,7 +268,7 @@ describe('the harness start-up snapshot', () => {
   }, 120_000);
 
   it('is not used where a job sees the host paths (the unsafe backend), which still runs a top-level-await test', async () => {
-    const job = { runtime: 'node', limits: LIMITS } as SandboxJob;
+    const job = { runtime: 'node', limits: LIMITS, payload: {} } as unknown as SandboxJob;
     expect((await programOf(job, rootfs, unsafe)).slice(0, args.length + 2)).toEqual([
       '/usr/bin/node',
       ...args,
@@ -292,7 +288,11 @@ describe('the harness start-up snapshot', () => {
     const other = await ensureRootfs(join(work, 'base'), broken);
     expect(other).not.toBe(rootfs);
     expect(await harnessSnapshotFor(other, args)).toBeNull();
-    const program = await programOf({ runtime: 'node', limits: LIMITS } as SandboxJob, other, bwrap);
+    const program = await programOf(
+      { runtime: 'node', limits: LIMITS, payload: {} } as unknown as SandboxJob,
+      other,
+      bwrap,
+    );
     expect(program.slice(0, args.length + JOB_PERMISSIONS.length + 2)).toEqual([
       '/usr/bin/node',
       ...args,
