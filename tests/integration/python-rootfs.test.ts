@@ -2,7 +2,7 @@
 // harness changes, and holding the harness's bytecode, unchecked-hash (jobs run python3 -B under a read-only root).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensurePythonRootfs } from '../../src/adapters/sandbox/python-rootfs.js';
@@ -58,6 +58,9 @@ describe.skipIf(!hasPytest || !unshareOk || !otherFs)('unshare with /tmp on anot
   it('grades Python submissions (every job failed with EXDEV when the job roots were made in /tmp)', async () => {
     const tmp = mkdtempSync(join('/dev/shm', 'evigrade-tmpfs-'));
     const out = join(work, 'tmpfs-out');
+    // The cache where a user's is (under the home directory): /tmp may itself be a tmpfs mounted nodev, where no job
+    // root's device node opens.
+    const cache = mkdtempSync(join(homedir(), '.cache', 'evigrade-tmpfs-test-'));
     try {
       const p = spawnEvigrade(
         [
@@ -71,7 +74,7 @@ describe.skipIf(!hasPytest || !unshareOk || !otherFs)('unshare with /tmp on anot
           'unshare',
           '--no-llm',
         ],
-        { TMPDIR: tmp, EVIGRADE_CACHE_DIR: join(work, 'tmpfs-cache') },
+        { TMPDIR: tmp, EVIGRADE_CACHE_DIR: cache },
       );
       expect((await p.exited).code).toBe(0);
       const ana = JSON.parse(readFileSync(join(out, 'correct-ana.json'), 'utf8')) as Report;
@@ -81,9 +84,10 @@ describe.skipIf(!hasPytest || !unshareOk || !otherFs)('unshare with /tmp on anot
         true,
       ]);
       // The work directory went beside the cache, and went when the grader ended.
-      expect(readdirSync(join(work, 'tmpfs-cache', 'work'))).toEqual([]);
+      expect(readdirSync(join(cache, 'work'))).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
     }
   }, 300_000);
 });
