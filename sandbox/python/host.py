@@ -23,6 +23,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIRM_S = 0.1
 
 
+def read_available(fd, limit=None):
+    """What a non-blocking pipe holds now (about `limit` bytes at most, or all of it), without waiting."""
+    chunks, size = [], 0
+    while limit is None or size < limit:
+        try:
+            chunk = os.read(fd, 65536)
+        except (BlockingIOError, OSError):
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b''.join(chunks)
+
+
 class SubmissionStopped(BaseException):
     """The running test's submission process was stopped (its time, memory or life ended). A BaseException:
     no `except Exception` or `pytest.raises(Exception)` in a test can take it for the submission's answer."""
@@ -245,14 +260,7 @@ class Submission:
         """What the submission attempted so far (attempts.py), as notes. A line it forged itself can only
         accuse itself, so lines are checked for shape, not origin."""
         fd, pending = self.attempts
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except (BlockingIOError, OSError):
-                break
-            if not chunk:
-                break
-            pending[0] += chunk
+        pending[0] += read_available(fd)
         *lines, pending[0] = pending[0].split(b'\n')
         for line in lines[:256]:
             code, _, detail = line.decode('utf-8', 'replace').partition('\t')
@@ -262,17 +270,7 @@ class Submission:
     @staticmethod
     def drain_mirror(fd, limit=65536):
         """What a mirror pipe holds (student.py Capture), up to `limit` bytes, as text."""
-        chunks, size = [], 0
-        while size < limit:
-            try:
-                chunk = os.read(fd, 65536)
-            except (BlockingIOError, OSError):
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b''.join(chunks)[:limit].decode('utf-8', 'replace')
+        return read_available(fd, limit)[:limit].decode('utf-8', 'replace')
 
     def on_reply(self, msg):
         self.drain_attempts()
