@@ -50,9 +50,21 @@ def norm_of(p):
 
 def forged():
     return Always((0, 0))
+
+
+class Collide(tuple):
+    # Field names Python's parser reads as one ('\u00aa' is 'a' under NFKC): collections.namedtuple refuses them.
+    _fields = ('a', '\u00aa')
+
+
+def collide(n):
+    if n < 0:
+        return Collide((1, 2))
+    return n
 `;
 
-const TESTS = `from solution import Point, Score, midpoint, scores, vector, norm_of, forged
+const TESTS = `import pytest
+from solution import Point, Score, midpoint, scores, vector, norm_of, forged, collide
 
 
 def test_fields_by_name():
@@ -98,6 +110,12 @@ def test_a_method_of_a_derived_class():
 
 def test_forged_equality():
     assert forged() == (9, 9)
+
+
+def test_names_the_standard_library_refuses():
+    # A wrong answer (it returns instead of raising): rebuilding it in the test process must not raise for it.
+    with pytest.raises(Exception):
+        collide(-1)
 `;
 
 // Known differences from pytest, asserted exactly: a derived class's own methods do not cross (the value is rebuilt
@@ -112,11 +130,12 @@ describe('a namedtuple the submission returns reaches the tests as a namedtuple'
     const files = { 'test_values.py': TESTS, 'solution.py': SOLUTION };
     const pytest = plainPytest('test_values.py', files);
     // The file is only worth its name if pytest both passes and fails some of it.
-    expect([pytest.test_wrong_field, pytest.test_fields_by_name, pytest.test_forged_equality]).toEqual([
-      'failed',
-      'passed',
-      'passed',
-    ]);
+    expect([
+      pytest.test_wrong_field,
+      pytest.test_fields_by_name,
+      pytest.test_forged_equality,
+      pytest.test_names_the_standard_library_refuses,
+    ]).toEqual(['failed', 'passed', 'passed', 'failed']);
     const rubric = inlineRubric({ 'test_values.py': TESTS }, { language: 'python', entry: './solution.py' });
     const r = await gradeInline(await firstBackend(), rubric, { 'solution.py': SOLUTION });
     const ours = Object.fromEntries(Object.entries(statuses(r)).map(([n, s]) => [n.replace(/^.*::/, ''), s]));
