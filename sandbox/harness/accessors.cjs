@@ -11,7 +11,7 @@
 // compared. What still decides equality on the copy (an asymmetricMatch, a computed Set…) is judged by guard.cjs.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
-const { slotCopy } = require('./slots.cjs');
+const { hasSlotCopy, slotCopy } = require('./slots.cjs');
 
 const getProto = Object.getPrototypeOf;
 const setProto = Object.setPrototypeOf;
@@ -83,9 +83,11 @@ function createMaterializer(opaque, isErrorStack) {
   const origins = new WeakMap();
   const originOf = (c) => WeakMapGet(origins, c) || c;
   const noteCopy = (c, v) => WeakMapSet(origins, c, originOf(v));
+  // A Date, RegExp or typed array is copied with its slots (slots.cjs), as shellOf makes it: an own getter on one is read
+  // once like any other (Jest compares a Date by its time alone; refusing the getter failed honest code).
   const copyable = (v) =>
-    v !== null && typeof v === 'object' && !opaque(v) && !types.isDate(v) && !types.isRegExp(v) && !types.isPromise(v) &&
-    !ArrayBuffer.isView(v) && !types.isAnyArrayBuffer(v) && !types.isBoxedPrimitive(v) && !types.isWeakMap(v) && !types.isWeakSet(v);
+    v !== null && typeof v === 'object' && !opaque(v) && (hasSlotCopy(v) || !(types.isPromise(v) || ArrayBuffer.isView(v) ||
+    types.isAnyArrayBuffer(v) || types.isBoxedPrimitive(v) || types.isWeakMap(v) || types.isWeakSet(v)));
 
   /** Whether any copyable object reachable through own data (Map and Set entries too) has an own accessor. Runs no code. */
   function hasAccessor(root) {
@@ -123,7 +125,7 @@ function createMaterializer(opaque, isErrorStack) {
       if (copies.has(v)) return copies.get(v);
       if (budget-- <= 0) throw new Error('The value is too large or too deep to compare (over ' + LIMIT + ' objects, accessors read)');
       if (types.isMap(v) || types.isSet(v)) return copyCollection(v);
-      const c = P.ArrayIsArray(v) ? [] : {};
+      const c = slotCopy(v) || (P.ArrayIsArray(v) ? [] : {});
       setProto(c, getProto(v));
       copies.set(v, c);
       noteCopy(c, v);
@@ -138,7 +140,10 @@ function createMaterializer(opaque, isErrorStack) {
         const d = P.ObjectGetOwnPropertyDescriptor(v, k);
         if (d === undefined) continue; // a Proxy's ownKeys named a key its descriptor trap does not have
         const read = readOwn(v, k, d);
-        if (read.threw) P.ObjectDefineProperty(c, k, { get: rethrowing(read.error), enumerable: d.enumerable, configurable: true });
+        const kept = P.ObjectGetOwnPropertyDescriptor(c, k);
+        // The slotted copy's own property its slot keeps (a RegExp's lastIndex): it takes the value, not the descriptor.
+        if (kept !== undefined && !kept.configurable) c[k] = read.threw ? undefined : copy(read.value);
+        else if (read.threw) P.ObjectDefineProperty(c, k, { get: rethrowing(read.error), enumerable: d.enumerable, configurable: true });
         else P.ObjectDefineProperty(c, k, { value: copy(read.value), writable: true, enumerable: d.enumerable, configurable: true });
       }
       if (P.ArrayIsArray(v)) c.length = v.length;

@@ -77,6 +77,11 @@ class Bytes extends Uint8Array { get hex() { return [...this].map((b) => b.toStr
 exports.day = (iso) => new Day(iso);
 exports.pattern = (src) => new Pattern(src, 'gi');
 exports.bytes = (...b) => Bytes.from(b);
+// An own getter on a Date, RegExp or typed array itself (Jest compares a Date by its time, a typed array by its keys).
+const labelled = (v, label) => Object.defineProperty(v, 'label', { get: () => label, enumerable: true });
+exports.stamped = (ms) => labelled(new Date(ms), 'at ' + ms);
+exports.tagged = (...b) => labelled(Uint8Array.from(b), b.length + ' bytes');
+exports.matcher = () => { const r = labelled(/a+/g, 'as'); r.exec('aa'); return { r }; };
 // A function wrapped in a Proxy (a memoizer, a logger), one thrown, and a getter that throws when read.
 exports.logged = new Proxy(function add(a, b) { return a + b; }, { apply: (t, self, args) => Reflect.apply(t, self, args) });
 exports.failProxied = () => { throw new Proxy(new RangeError('out of range'), {}); };
@@ -130,6 +135,11 @@ test('slots: objectContaining a RegExp subclass getter', () => { expect(s.patter
 test('slots: toEqual RegExp subclasses, wrong', () => { expect(s.pattern('a+')).toEqual(s.pattern('a*')); });
 test('slots: toHaveProperty on a typed array subclass getter', () => { expect(s.bytes(1, 255)).toHaveProperty('hex', '01ff'); });
 test('slots: toMatchObject a typed array subclass getter, wrong', () => { expect(s.bytes(1, 2)).toMatchObject({ hex: '0103' }); });
+test('slots: toEqual a Date with an own getter', () => { expect(s.stamped(0)).toEqual(new Date(0)); expect({ at: s.stamped(5) }).toStrictEqual({ at: s.stamped(5) }); });
+test('slots: toEqual a Date with an own getter, wrong', () => { expect(s.stamped(0)).toEqual(new Date(1)); });
+test('slots: toEqual a typed array with an own getter', () => { expect(s.tagged(1, 2)).toEqual(Object.assign(Uint8Array.from([1, 2]), { label: '2 bytes' })); });
+test('slots: toEqual a typed array with an own getter, wrong', () => { expect(s.tagged(1, 2)).toEqual(Object.assign(Uint8Array.from([1, 2]), { label: '3 bytes' })); });
+test('slots: toMatchObject a RegExp with an own getter and a lastIndex', () => { expect(s.matcher()).toMatchObject({ r: /a+/g }); expect(s.matcher().r).toHaveProperty('lastIndex', 2); });
 test('proxy: a function Proxy is itself', () => { expect(s.logged(2, 3)).toBe(5); expect({ f: s.logged }).toEqual({ f: s.logged }); expect(s.logged).toBeInstanceOf(Function); });
 test('proxy: a function Proxy is not another function', () => { expect(s.logged).toEqual(function add(a, b) { return a + b; }); });
 test('throws: a thrown Proxy', () => { expect(() => s.failProxied()).toThrow('out of range'); expect(() => s.failProxied()).toThrow(RangeError); });
