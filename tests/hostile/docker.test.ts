@@ -1,5 +1,6 @@
 // Docker-specific lifecycle: leftovers of a crashed grader are removed at start; nothing outlives a run.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { dockerAvailable, engine as dockerEngine } from '../../src/adapters/sandbox/docker.js';
 import { openSandbox } from '../../src/adapters/sandbox/registry.js';
@@ -73,6 +74,23 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
   });
 });
 
+/**
+ * A JavaScript job's container starts from the harness's start-up snapshot, bound read-only (a container started from
+ * boot.cjs compiled the whole bundle: ≈ 0.15 s more CPU each), and its cgroups sit beside the grader's own, so its CPU
+ * competes as a bwrap job's process does, not inside Docker's one shared `/docker` group (cgroupfs driver, cgroup v1).
+ */
+async function expectStartedLikeBwrap(info: Docker.ContainerInspectInfo): Promise<void> {
+  const blob = info.Config.Cmd[info.Config.Cmd.indexOf('--snapshot-blob') + 1] ?? '';
+  expect(blob).toMatch(/^\/evigrade\/snapshot-[0-9a-f]{16}\.blob$/);
+  const mounts = (info.HostConfig.Mounts ?? []).map((m) => [m.Type, m.Target, m.ReadOnly]);
+  expect(mounts).toEqual([['bind', blob, true]]);
+  const { CgroupDriver, CgroupVersion } = (await (await dockerEngine()).info()) as Record<string, string>;
+  if (CgroupDriver !== 'cgroupfs' || CgroupVersion !== '1') return;
+  const cpuOf = (text: string): string => /^\d+:(?:[^:]*,)?cpu(?:,[^:]*)?:(.*)$/m.exec(text)?.[1] ?? '';
+  const own = cpuOf(readFileSync('/proc/self/cgroup', 'utf8'));
+  expect(cpuOf(readFileSync(`/proc/${info.State.Pid}/cgroup`, 'utf8'))).toBe(`${own.replace(/\/$/, '')}/${info.Id}`);
+}
+
 describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
   it('know nothing of a submission before its payload, have no network, serve one job each and are then removed', async () => {
     const { LimitsSchema } = await import('../../src/domain/rubric.js');
@@ -124,6 +142,7 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
       for (const id of waiting) {
         const info = await docker.getContainer(id).inspect();
         expect([info.HostConfig.NetworkMode, JSON.stringify(info).includes(marker)]).toEqual(['none', false]);
+        await expectStartedLikeBwrap(info);
       }
       // The used containers are removed (off the job's critical path, so soon after).
       const gone = async (h: string): Promise<boolean> =>

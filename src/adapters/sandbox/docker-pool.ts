@@ -10,15 +10,15 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { EvigradeError } from '../../domain/errors.js';
 import { sha256 } from '../../util/hash.js';
-import { confinePids, containerConfig, engine, releasePids } from './docker.js';
+import { confinePids, containerCgroup, containerConfig, engine, releasePids, type HostFile } from './docker.js';
 import { createFrameParser, type FrameParser } from './frames.js';
 import { startJobClock, starvedError } from './job-clock.js';
 import { watchTests } from './test-watch.js';
 import type { Frame, RawRun, SandboxJob } from '../../domain/sandbox.js';
 
 export interface DockerRunner {
-  /** Runs the job's harness (`program`: its argv inside the image). */
-  run(job: SandboxJob, program: readonly string[]): Promise<RawRun>;
+  /** Runs the job's harness (`program`: its argv inside the image; `files`: bound read-only into its container). */
+  run(job: SandboxJob, program: readonly string[], files?: readonly HostFile[]): Promise<RawRun>;
   /** Removes every container this process created (also on SIGINT/SIGTERM/exit). */
   close(): Promise<void>;
 }
@@ -53,6 +53,8 @@ interface Started {
   /** The attach stream ended (every frame read). */
   readonly ended: Promise<void>;
   readonly pids: { pidsLimitHit(): Promise<boolean> } | null;
+  /** Its cgroup path in each v1 hierarchy. */
+  readonly cgroup: string;
 }
 
 function collect(stream: NodeJS.ReadWriteStream, c: Docker.Container, key: string): Output {
@@ -98,13 +100,23 @@ async function start(config: Docker.ContainerCreateOptions, pidsLimit: number, l
   });
   await c.start();
   const exit = c.wait() as Promise<{ StatusCode: number }>;
-  const { pid, group } = await confinePids(c, pidsLimit);
-  const s: Started = { c, stream, key, out, pid, exit, exited: false, ended, pids: group };
+  const cgroup = containerCgroup(config.HostConfig?.CgroupParent ?? null, c.id);
+  const { pid, group } = await confinePids(c, pidsLimit, cgroup);
+  const s: Started = { c, stream, key, out, pid, exit, exited: false, ended, pids: group, cgroup };
   void exit.then(() => (s.exited = true), () => (s.exited = true));
   return s;
 }
 
-export function createDockerRunner(imageFor: (runtime: SandboxJob['runtime']) => Promise<string>, poolSize: number, signal?: AbortSignal): DockerRunner {
+export interface DockerRunnerOptions {
+  /** Containers started ahead per configuration (`sandbox.docker_pool`). */
+  readonly pool: number;
+  readonly signal?: AbortSignal;
+  /** Where containers' cgroups go (docker.ts jobCgroupParent); null: Docker's default. */
+  readonly cgroupParent: string | null;
+}
+
+export function createDockerRunner(imageFor: (runtime: SandboxJob['runtime']) => Promise<string>, opts: DockerRunnerOptions): DockerRunner {
+  const { pool: poolSize, signal, cgroupParent } = opts;
   const live = new Set<string>();
   // Containers started ahead, per configuration (the rubric's limits and the runtime): each serves one job.
   const pool: { key: string; s: Promise<Started> }[] = [];
@@ -134,8 +146,8 @@ export function createDockerRunner(imageFor: (runtime: SandboxJob['runtime']) =>
   };
 
   return {
-    async run(job, program) {
-      const config = containerConfig(await imageFor(job.runtime), job, program);
+    async run(job, program, files = []) {
+      const config = containerConfig(await imageFor(job.runtime), job, program, { files, cgroupParent });
       const key = sha256(JSON.stringify(config)).slice(0, 12);
       const s = await take(key, config, job.limits.pids);
       try {
@@ -198,7 +210,7 @@ async function execute(s: Started, job: SandboxJob, signal?: AbortSignal): Promi
   if (starved) throw starvedError(job.limits.timeout_ms);
   // A clean exit cannot be an OOM kill: skip the extra round trip.
   const info = waited.StatusCode === 0 && !timedOut && tests.expired() === null ? { State: { OOMKilled: false } } : await c.inspect();
-  const pids = await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/pids.events`, 'utf8').catch(() => '');
+  const pids = await readFile(`/sys/fs/cgroup/pids${s.cgroup}/pids.events`, 'utf8').catch(() => '');
   const pidsLimitHit = /max\s+[1-9]/.test(pids) || ((await s.pids?.pidsLimitHit().catch(() => false)) ?? false);
   await releasePids(c.id);
   const testTimeout = tests.expired();
