@@ -156,4 +156,38 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
       sb.close();
     }
   });
+
+  it('start none beyond the jobs a batch announced, and as many as the pool holds when nothing was announced', async () => {
+    const { LimitsSchema } = await import('../../src/domain/rubric.js');
+    const job = {
+      runtime: 'node' as const,
+      files: [{ path: 'solution.js', content: 'module.exports = 1;\n', sha256: '', bytes: 0 }],
+      payload: {
+        mode: 'run' as const,
+        root: '/job/sub',
+        entry: './solution',
+        only: null,
+        stubNames: [],
+        testTimeoutMs: 5000,
+        outputBytes: 65536,
+        builtins: [],
+        tests: [{ name: 'a.test.js', source: "test('a', () => expect(require('./solution')).toBe(1));\n" }],
+      },
+      limits: LimitsSchema.parse({}),
+    };
+    const waitingAfter = async (announce: number | null): Promise<number> => {
+      const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2 });
+      try {
+        if (announce !== null) sb.expect?.(announce);
+        for (let i = 0; i < 3; i++) expect((await sb.run(job)).frames.map((f) => f.type)).toContain('done');
+        // Containers are started ahead as a job takes one: by now every start asked for has been asked.
+        const docker = await dockerEngine();
+        const all = await docker.listContainers({ all: true, filters: { label: [`evigrade.owner=${process.pid}`] } });
+        return all.filter((c) => c.State === 'running' || c.State === 'created').length;
+      } finally {
+        sb.close();
+      }
+    };
+    expect([await waitingAfter(3), await waitingAfter(null)]).toEqual([0, 2]);
+  });
 });

@@ -35,6 +35,8 @@ const AUTO_ORDER: ProcessBackendId[] = ['bwrap', 'docker', 'unshare'];
 export interface Sandbox {
   readonly backend: BackendDef;
   run(job: SandboxJob): Promise<RawRun>;
+  /** About `jobs` jobs will follow (a batch's submissions, one job each): what is prepared ahead stops there. */
+  expect?(jobs: number): void;
   close(): void;
 }
 
@@ -132,6 +134,7 @@ async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harness
   const runner = createDockerRunner(imageFor, { pool, cgroupParent, ...(signal ? { signal } : {}) });
   return {
     backend: dockerDef,
+    expect: (jobs) => runner.expect(jobs),
     run: (job) =>
       dockerProgram(job, rootfs)
         .then(({ program, files }) => runner.run(job, program, files))
