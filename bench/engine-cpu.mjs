@@ -49,7 +49,7 @@ const ppidOf = (pid) => {
     return 0;
   }
 };
-/** Whether a container is a grader's started by `bench` (its `evigrade.owner` label names a child of the bench). */
+/** Whether a container is the bench's own or a grader's it started (its `evigrade.owner` label names it or a child). */
 const oursFrom = (bench) => {
   const known = new Map();
   return (id) => {
@@ -62,7 +62,7 @@ const oursFrom = (bench) => {
         // not readable yet: asked again at the next read
         return false;
       }
-      known.set(id, owner > 0 && ppidOf(owner) === bench);
+      known.set(id, owner > 0 && (owner === bench || ppidOf(owner) === bench));
     }
     return known.get(id);
   };
