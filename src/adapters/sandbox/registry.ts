@@ -27,7 +27,7 @@ export type SandboxChoice = (typeof SANDBOX_CHOICES)[number] | 'unsafe';
 /**
  * `auto` (docs/sandboxes.md): the strongest isolation tier available, and within it the backend that meets the
  * per-job cost target (≤ 150 ms wall and a few ms of CPU over a bare run). bubblewrap and Docker share the top tier;
- * Docker, even with containers started ahead (≈ +0.1 s wall), spends ≈ 0.25 s of CPU a job in its engine, so it is
+ * Docker, even with containers started ahead, spends ≈ 0.15 s of CPU a job in its engine (a class: ≈ +0.23 s of CPU a job over bwrap), so it is
  * chosen only without bubblewrap; unshare (the host user namespace) comes last.
  */
 const AUTO_ORDER: ProcessBackendId[] = ['bwrap', 'docker', 'unshare'];
