@@ -3,7 +3,7 @@
 // measurement, into a cpuacct cgroup of the bench's own, and every process they start from then on (the shims, runc)
 // is born in it; runc moves each container's first process into the container's own group, so nothing is counted
 // twice. The cpuacct hierarchy is mounted apart from `cpu` here (cgroup v1), so the move changes no scheduling: it
-// only counts. A container's group (`<parent>/<id>`: beside the grader's, or under /docker) is removed as it stops, so
+// only counts. A container's group (`/<id>` at the root, or under /docker) is removed as it stops, so
 // a poller process reads each one every 10 ms while it exists (the command runs through spawnSync, which blocks this
 // process) and keeps the last value: what a container spends after its last read (≤ 10 ms, and its processes have
 // usually exited by then) is missed. Polling the shims instead (sandbox.bench.mjs) misses each one's last moments and,

@@ -115,20 +115,19 @@ export function containerConfig(image: string, job: SandboxJob, program: readonl
 }
 
 /**
- * Where a job's container's cgroups go: beside the grader's own, as a bwrap or unshare job's process is scheduled. Under
- * Docker's default parent every container of the host shares one cgroup, `/docker`, whose CPU weight is that of a single
- * process at the root: on a machine with twenty runnable processes, all the containers of a class together got about
- * a twenty-first of the CPU while each bwrap job competed as a process of its own (a class of 24 under Docker took
- * 3 s a job longer than under bwrap at load 20; bench/README.md, issue 36's Docker pass). Each container's own cgroup
- * still carries its limits (memory, pids, one CPU). Only with the cgroupfs driver on cgroup v1, where a parent is a path
- * in every hierarchy and the grader's is read from /proc/self/cgroup; elsewhere (systemd's driver names slices,
- * cgroup v2 forbids children beside processes) Docker's default stays: null.
+ * Where a job's container's cgroups go: at the root of each hierarchy, where Docker's default `/docker` sits, so each
+ * container weighs as one process, as a bwrap job's process does. Under `/docker` every container of the host shares
+ * one cgroup whose CPU weight is that of a single process at the root: on a machine with twenty runnable processes,
+ * all the containers of a class together got about a twenty-first of the CPU while each bwrap job competed as a
+ * process of its own (a class of 24 under Docker took 3 s a job longer than under bwrap at load 20; bench/README.md,
+ * issue 36's Docker pass). Not beside the grader's own cgroup: a grader that runs in a container of its own would put
+ * every job's memory into its own limit. Each container's cgroup still carries its limits (memory, pids, one CPU).
+ * Only with the cgroupfs driver on cgroup v1, where a parent is a path in every hierarchy; elsewhere (systemd's driver
+ * names slices; cgroup v2, untested here) Docker's default stays: null.
  */
 export async function jobCgroupParent(): Promise<string | null> {
   const info = (await (await engine()).info()) as { CgroupDriver?: string; CgroupVersion?: string };
-  if (info.CgroupDriver !== 'cgroupfs' || info.CgroupVersion !== '1') return null;
-  const own = /^\d+:(?:[^:]*,)?cpu(?:,[^:]*)?:(\/[^\n]*)$/m.exec(await readFile('/proc/self/cgroup', 'utf8'))?.[1];
-  return own ?? null;
+  return info.CgroupDriver === 'cgroupfs' && info.CgroupVersion === '1' ? '/' : null;
 }
 
 /** A container's cgroup path under each v1 hierarchy (cgroupfs driver: `<parent>/<id>`). */
