@@ -3,19 +3,26 @@
 //   floor    — bare `node` loading Jest's `expect` and the solution and running the same 13 tests, unsandboxed,
 //              one process per submission (what running the tests at all costs);
 //   peer     — one `jest` process per submission (jest 29 + babel-jest, exercism's own set-up; warm cache);
-//   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included.
-// Start-up alone is startup.bench.mjs. CPU from a cpuacct cgroup around each command.
+//   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included, run as
+//              `node bin/evigrade.js` and as `npx evigrade` from the repo root (what the README tells a teacher to type);
+// and the same class under Docker beside bwrap, interleaved, with Docker's CPU counted in full: the command's cgroup
+// plus its containers' and the engine's (dockerd, containerd, shims, runc: bench/engine-cpu.mjs). `BENCH_BASE_BIN`
+// grades the Docker rows with another build too (before and after in one run). Start-up alone is startup.bench.mjs.
+// CPU from a cpuacct cgroup around each command.
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, medianRun, summary, table } from './cpu.mjs';
+import { engineCpu } from './engine-cpu.mjs';
 import { jestArgs } from './jest-peer.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_BIN measures another build (an older checkout's bin/evigrade.js) with the same floor and peer.
 const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'evigrade.js');
+// BENCH_BASE_BIN: another build's bin/evigrade.js, graded under Docker beside this one (the Docker rows' "before").
+const BASE_BIN = process.env.BENCH_BASE_BIN ?? null;
 const SAY = join(ROOT, 'tests', 'agreement', 'say');
 const require = createRequire(join(ROOT, 'package.json'));
 const N = Number(process.env.BENCH_CLASS ?? 24);
@@ -46,28 +53,39 @@ function classOf(n) {
   }
   return dir;
 }
-const grade = (dir, extra = [], sandbox = SANDBOX) =>
-  cpuOf(
-    process.execPath,
-    [
-      BIN,
-      'grade',
-      dir,
-      '--rubric',
-      RUBRIC,
-      '--out',
-      `${dir}-out`,
-      '--no-llm',
-      '--sandbox',
-      sandbox,
-      '--concurrency',
-      String(CORES),
-      '--force',
-      ...extra,
-    ],
-    { env, timeoutMs: 240_000 },
-  );
-
+const gradeArgs = (dir, extra, sandbox) => [
+  'grade',
+  dir,
+  '--rubric',
+  RUBRIC,
+  '--out',
+  `${dir}-out`,
+  '--no-llm',
+  '--sandbox',
+  sandbox,
+  '--concurrency',
+  String(CORES),
+  '--force',
+  ...extra,
+];
+const grade = (dir, extra = [], sandbox = SANDBOX, bin = BIN) =>
+  cpuOf(process.execPath, [bin, ...gradeArgs(dir, extra, sandbox)], { env, timeoutMs: 240_000 });
+// `npx evigrade grade …` from the repo root, as the README has a teacher type it after `npm ci`.
+const gradeNpx = (dir) =>
+  cpuOf('npx', ['evigrade', ...gradeArgs(dir, [], SANDBOX)], { env, cwd: ROOT, timeoutMs: 240_000 });
+/** A Docker class: the command's CPU plus what its containers and the engine spent (`engine`: that part alone). */
+async function gradeDocker(dir, bin) {
+  const counting = await engineCpu();
+  let run;
+  try {
+    run = grade(dir, [], 'docker', bin);
+  } catch (e) {
+    await counting.stop();
+    throw e;
+  }
+  const engine = await counting.stop();
+  return { ...run, cpu: run.cpu + engine.total, own: run.cpu, engine };
+}
 // Floor: the spec as an ES module beside the solution (the one import made explicit for Node's resolver), run
 // by a minimal describe/test that awaits each test in order (the reference must pass all 13). A CommonJS
 // solution sits in say.cjs, which Node's ES-module loader imports with its named exports.
@@ -132,20 +150,40 @@ const meanOf = (xs) => ({
   wall: xs.reduce((a, x) => a + x.wall, 0) / xs.length,
 });
 
-/** Per job, what Docker costs over bubblewrap on the whole class (wall and CPU), or why it could not be measured. */
-function dockerOverBwrap(dir, runs) {
+/**
+ * Per job, what Docker costs over bubblewrap on the whole class (wall, and CPU with the engine's), interleaved run by run
+ * (and with BENCH_BASE_BIN's build under Docker too), or why it could not be measured.
+ */
+async function dockerOverBwrap(dir, runs) {
   try {
-    grade(dir, [], 'docker'); // images made, containers' engine warm
+    await gradeDocker(dir); // images made, containers' engine warm
+    if (BASE_BIN) await gradeDocker(dir, BASE_BIN);
   } catch (e) {
     return { error: String(e.message).split('\n')[0].slice(0, 160) };
   }
-  const d = [];
-  const b = [];
+  const [b, d, base] = [[], [], []];
   for (let i = 0; i < runs; i++) {
     b.push(grade(dir, [], 'bwrap'));
-    d.push(grade(dir, [], 'docker'));
+    d.push(await gradeDocker(dir));
+    if (BASE_BIN) base.push(await gradeDocker(dir, BASE_BIN));
   }
-  return { docker: medianRun(d), bwrap: medianRun(b) };
+  const cpuMedian = (xs) => medianRun(xs.map((cpu) => ({ cpu, wall: 0 }))).cpu;
+  const withEngine = (xs) => ({
+    ...medianRun(xs),
+    own: cpuMedian(xs.map((x) => x.own)),
+    engine: cpuMedian(xs.map((x) => x.engine.total)),
+  });
+  return { docker: withEngine(d), base: BASE_BIN ? withEngine(base) : null, bwrap: medianRun(b) };
+}
+
+/** The class through `npx evigrade` and through `node bin/evigrade.js`, interleaved. */
+function npxBesideDirect(dir, runs) {
+  const [direct, npx] = [[], []];
+  for (let i = 0; i < runs; i++) {
+    direct.push(grade(dir));
+    npx.push(gradeNpx(dir));
+  }
+  return { direct: medianRun(direct), npx: medianRun(npx) };
 }
 
 const started = performance.now();
@@ -179,7 +217,12 @@ try {
   // under test (bench/README.md, eighth pass).
   const classWarm = medianOf(Math.max(1, Math.min(5, RUNS)), () => bracketed(small));
   // Docker over bubblewrap, the class run as a whole (issue 36): the same class, warm, graded by both, interleaved.
-  const docker = process.env.BENCH_DOCKER === '0' ? null : dockerOverBwrap(small, Math.max(1, Math.min(3, RUNS)));
+  const docker = process.env.BENCH_DOCKER === '0' ? null : await dockerOverBwrap(small, Math.max(1, Math.min(3, RUNS)));
+  // Through `npx` (this checkout's own package), paired with the direct command run by run.
+  const npx =
+    process.env.BENCH_NPX === '0' || process.env.BENCH_BIN
+      ? null
+      : npxBesideDirect(small, Math.max(1, Math.min(3, RUNS)));
   const big = classOf(BIG);
   const bigRun = medianOf(Math.max(1, Math.min(3, RUNS)), () => bracketed(big));
   const floor = medianRun(floorSamples);
@@ -227,6 +270,12 @@ try {
       : []),
     row('peer: one `jest` 29 process per submission (warm cache)', jest),
     row(`evigrade grade, class of ${N}, whole command (warm caches), per submission`, classWarm, N),
+    ...(npx
+      ? [
+          row(`evigrade grade through \`npx evigrade\`, class of ${N} (warm caches), per submission`, npx.npx, N),
+          row(`… the same runs' direct \`node bin/evigrade.js\`, paired with them`, npx.direct, N),
+        ]
+      : []),
     row(`evigrade grade, class of ${N}, first run of the rubric (cold caches), per submission`, classCold, N),
     row(`evigrade grade, class of ${BIG}, whole command, per submission`, bigRun, BIG),
     row(`evigrade marginal submission ((T(${BIG}) − T(${N})) / ${BIG - N})`, marginal),
@@ -249,6 +298,38 @@ try {
     `Whole-batch cost on exercism's \`say\` (sandbox ${SANDBOX}, concurrency ${CORES}, --no-llm; peer: median of ${RUNS}; floor: median of ${floorSamples.length}, sampled first and before and after each graded class)\n`,
   );
   console.log(table(['per submission', 'CPU', 'wall', 'CPU vs floor', 'CPU vs jest'], rows));
+  if (docker && !docker.error) {
+    const drow = (label, d) => [
+      label,
+      ms(d.cpu / N),
+      d.engine === undefined ? '—' : ms(d.own / N),
+      d.engine === undefined ? '—' : ms(d.engine / N),
+      ms(d.wall / N),
+      d === docker.bwrap ? '—' : `+${ms((d.wall - docker.bwrap.wall) / N)}`,
+      d === docker.bwrap ? '—' : `+${ms((d.cpu - docker.bwrap.cpu) / N)}`,
+    ];
+    console.log(
+      `\nDocker beside bwrap, class of ${N} run as a whole, interleaved (median of ${Math.max(1, Math.min(3, RUNS))}):\n`,
+    );
+    console.log(
+      table(
+        [
+          'per job',
+          'CPU, all of it',
+          "command's cgroup",
+          'containers + engine',
+          'wall',
+          'wall over bwrap',
+          'CPU over bwrap',
+        ],
+        [
+          drow('bwrap', docker.bwrap),
+          drow('docker, this build', docker.docker),
+          ...(docker.base ? [drow(`docker, BENCH_BASE_BIN (${BASE_BIN})`, docker.base)] : []),
+        ],
+      ),
+    );
+  }
   console.log(
     `\nCPU from ${CPU_SOURCE}; ${CORES} cores, node ${process.version}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -271,12 +352,22 @@ try {
     `${per(bigRun, BIG)} (${x(bigRun.cpu / BIG, floor.cpu)} floor)`,
     `marginal ${ms(marginal.cpu)} (${x(marginal.cpu, floor.cpu)} floor)` + vsAsIs(marginal.cpu),
   );
+  if (npx)
+    summary(
+      `class of ${N} \`say\` through \`npx evigrade\`, CPU per submission, whole command`,
+      `${per(npx.npx, N)} (${x(npx.npx.cpu / N, floor.cpu)} floor)`,
+      `direct \`node bin/evigrade.js\` in the same pairs ${per(npx.direct, N)} (${x(npx.direct.cpu / N, floor.cpu)}); npx's own start-up ${ms(npx.npx.cpu - npx.direct.cpu)} a command; target ≤ 1.5× floor`,
+    );
+  const overBwrap = (d) =>
+    `wall +${ms((d.wall - docker.bwrap.wall) / N)}, CPU +${ms((d.cpu - docker.bwrap.cpu) / N)} (containers and engine: ${per({ cpu: d.engine }, N)} a job)`;
   if (docker?.error) summary(`Docker over bwrap, class of ${N}, per job`, 'not measured', docker.error);
   else if (docker)
     summary(
-      `Docker over bwrap, class of ${N} \`say\` run as a whole, per job`,
-      `wall +${ms((docker.docker.wall - docker.bwrap.wall) / N)}, CPU +${ms((docker.docker.cpu - docker.bwrap.cpu) / N)}`,
-      `bwrap ${per(docker.bwrap, N)} CPU, ${ms(docker.bwrap.wall / N)} wall per job; target ≤ 150 ms per job over bwrap`,
+      `Docker over bwrap, class of ${N} \`say\` run as a whole, per job (CPU: command + containers + engine)`,
+      overBwrap(docker.docker),
+      `bwrap ${per(docker.bwrap, N)} CPU, ${ms(docker.bwrap.wall / N)} wall per job` +
+        (docker.base ? `; BENCH_BASE_BIN's build: ${overBwrap(docker.base)}` : '') +
+        '; target ≤ 150 ms per job over bwrap',
     );
   summary(
     'class of 900 `say`, CPU per submission (extrapolated from T(' + N + ') and the marginal, not run)',

@@ -174,6 +174,7 @@ export async function gradeBatch(
   let reused = 0;
   let next = 0;
   events.start(entries.length, 0);
+  ports.queue.expect?.(entries.length);
   const judging = new Set<Promise<void>>();
   // Judge calls overlap with sandbox work; this many may wait before the sandbox side pauses.
   const maxPending = Math.max(8, ports.queue.capacity * 4);

@@ -12,6 +12,7 @@ export function createLocalQueue(ports: GradePorts, concurrency: number): GradeQ
     capacity: concurrency,
     label: ports.sandbox.backend.id,
     collect: (rubric) => collectExpected(rubric, ports.sandbox),
+    expect: (jobs) => ports.sandbox.expect?.(jobs),
     grade: (job) => {
       job.onStart?.(ports.sandbox.backend.id);
       return gradeDeterministic(job.submission, job.rubric, job.expected, ports);

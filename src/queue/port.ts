@@ -34,6 +34,8 @@ export interface GradeQueue {
   readonly label: string;
   /** The tests a rubric registers, learned from the hidden tests alone. */
   collect(rubric: Rubric): Promise<ExpectedTest[]>;
+  /** A batch of `jobs` submissions starts: what the queue prepares ahead (Docker's containers) stops there. */
+  expect?(jobs: number): void;
   /** The deterministic report; throws (an EvigradeError) when grading failed for a machine reason. */
   grade(job: GradeJob, signal?: AbortSignal): Promise<DeterministicReport>;
   /** Spacing of judge calls shared by every submitter on this queue (`judge.rate_per_minute` becomes one deployment-wide budget). */

@@ -1,5 +1,6 @@
 // Docker-specific lifecycle: leftovers of a crashed grader are removed at start; nothing outlives a run.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { dockerAvailable, engine as dockerEngine } from '../../src/adapters/sandbox/docker.js';
 import { openSandbox } from '../../src/adapters/sandbox/registry.js';
@@ -73,6 +74,22 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
   });
 });
 
+/**
+ * A JavaScript job's container starts from the harness's start-up snapshot, bound read-only (a container started from
+ * boot.cjs compiled the whole bundle: ≈ 0.15 s more CPU each), and its cgroups sit at the root of each hierarchy, so its CPU
+ * competes as a bwrap job's process does, not inside Docker's one shared `/docker` group (cgroupfs driver, cgroup v1).
+ */
+async function expectStartedLikeBwrap(info: Docker.ContainerInspectInfo): Promise<void> {
+  const blob = info.Config.Cmd[info.Config.Cmd.indexOf('--snapshot-blob') + 1] ?? '';
+  expect(blob).toMatch(/^\/evigrade\/snapshot-[0-9a-f]{16}\.blob$/);
+  const mounts = (info.HostConfig.Mounts ?? []).map((m) => [m.Type, m.Target, m.ReadOnly]);
+  expect(mounts).toEqual([['bind', blob, true]]);
+  const { CgroupDriver, CgroupVersion } = (await (await dockerEngine()).info()) as Record<string, string>;
+  if (CgroupDriver !== 'cgroupfs' || CgroupVersion !== '1') return;
+  const cpuOf = (text: string): string => /^\d+:(?:[^:]*,)?cpu(?:,[^:]*)?:(.*)$/m.exec(text)?.[1] ?? '';
+  expect(cpuOf(readFileSync(`/proc/${info.State.Pid}/cgroup`, 'utf8'))).toBe(`/${info.Id}`);
+}
+
 describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
   it('know nothing of a submission before its payload, have no network, serve one job each and are then removed', async () => {
     const { LimitsSchema } = await import('../../src/domain/rubric.js');
@@ -124,6 +141,7 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
       for (const id of waiting) {
         const info = await docker.getContainer(id).inspect();
         expect([info.HostConfig.NetworkMode, JSON.stringify(info).includes(marker)]).toEqual(['none', false]);
+        await expectStartedLikeBwrap(info);
       }
       // The used containers are removed (off the job's critical path, so soon after).
       const gone = async (h: string): Promise<boolean> =>
@@ -136,5 +154,39 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
     } finally {
       sb.close();
     }
+  });
+
+  it('start none beyond the jobs a batch announced, and as many as the pool holds when nothing was announced', async () => {
+    const { LimitsSchema } = await import('../../src/domain/rubric.js');
+    const job = {
+      runtime: 'node' as const,
+      files: [{ path: 'solution.js', content: 'module.exports = 1;\n', sha256: '', bytes: 0 }],
+      payload: {
+        mode: 'run' as const,
+        root: '/job/sub',
+        entry: './solution',
+        only: null,
+        stubNames: [],
+        testTimeoutMs: 5000,
+        outputBytes: 65536,
+        builtins: [],
+        tests: [{ name: 'a.test.js', source: "test('a', () => expect(require('./solution')).toBe(1));\n" }],
+      },
+      limits: LimitsSchema.parse({}),
+    };
+    const waitingAfter = async (announce: number | null): Promise<number> => {
+      const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2 });
+      try {
+        if (announce !== null) sb.expect?.(announce);
+        for (let i = 0; i < 3; i++) expect((await sb.run(job)).frames.map((f) => f.type)).toContain('done');
+        // Containers are started ahead as a job takes one: by now every start asked for has been asked.
+        const docker = await dockerEngine();
+        const all = await docker.listContainers({ all: true, filters: { label: [`evigrade.owner=${process.pid}`] } });
+        return all.filter((c) => c.State === 'running' || c.State === 'created').length;
+      } finally {
+        sb.close();
+      }
+    };
+    expect([await waitingAfter(3), await waitingAfter(null)]).toEqual([0, 2]);
   });
 });

@@ -19,7 +19,7 @@ export const dockerDef: BackendDef = {
   isolates: true,
   ownHostUid: false,
   needsRootTree: false,
-  // Its jobs start from boot.cjs in the image (registry.ts), never from a start-up snapshot.
+  // Its jobs see the image's paths: a JavaScript job starts from the harness's start-up snapshot, bound read-only (registry.ts).
   hostPaths: false,
   pythonForks: {
     ok: false,
@@ -65,6 +65,19 @@ export async function ensureImage(rootfs: string, harnessDir: string): Promise<s
   return tag;
 }
 
+/** A file of the grader's bound read-only into a job's container at `target` (its path inside the image's root). */
+export interface HostFile {
+  readonly source: string;
+  readonly target: string;
+}
+
+/** What a job's container gets from the grader's host beside the image: files made after it, and where its cgroups go. */
+export interface ContainerHost {
+  readonly files?: readonly HostFile[];
+  /** null or absent: Docker's default parent (`/docker` with the cgroupfs driver). */
+  readonly cgroupParent?: string | null;
+}
+
 const subKb = (l: SandboxJob['limits']): number => Math.ceil(l.max_bytes / 1024) + 8 * l.max_files + 64;
 
 /**
@@ -73,7 +86,7 @@ const subKb = (l: SandboxJob['limits']): number => Math.ceil(l.max_bytes / 1024)
  * before any student code (sandbox/harness/deliver.cjs, sandbox/python/boot.py): started ahead, it knows
  * nothing of the submission until then, and the job cannot change its own files.
  */
-export function containerConfig(image: string, job: SandboxJob, program: readonly string[]): Docker.ContainerCreateOptions {
+export function containerConfig(image: string, job: SandboxJob, program: readonly string[], host: ContainerHost = {}): Docker.ContainerCreateOptions {
   const l = job.limits;
   const fsize = l.file_size_kb * 1024;
   return {
@@ -93,10 +106,32 @@ export function containerConfig(image: string, job: SandboxJob, program: readonl
       Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k,mode=1777`, [SANDBOX_ROOT]: `rw,nosuid,nodev,noexec,size=${subKb(l)}k,mode=0755` },
       Memory: l.memory_mb * MB, MemorySwap: l.memory_mb * MB, PidsLimit: l.pids, NanoCpus: 1_000_000_000,
       Ulimits: [{ Name: 'nofile', Soft: l.open_files, Hard: l.open_files }, { Name: 'fsize', Soft: fsize, Hard: fsize }, { Name: 'core', Soft: 0, Hard: 0 }],
+      // Files the grader made for the image's root after importing it (the harness's start-up snapshot): read-only.
+      Mounts: (host.files ?? []).map((f) => ({ Type: 'bind' as const, Source: f.source, Target: f.target, ReadOnly: true })),
       AutoRemove: false,
+      ...(host.cgroupParent ? { CgroupParent: host.cgroupParent } : {}),
     },
   };
 }
+
+/**
+ * Where a job's container's cgroups go: at the root of each hierarchy, where Docker's default `/docker` sits, so each
+ * container weighs as one process, as a bwrap job's process does. Under `/docker` every container of the host shares
+ * one cgroup whose CPU weight is that of a single process at the root: on a machine with twenty runnable processes,
+ * all the containers of a class together got about a twenty-first of the CPU while each bwrap job competed as a
+ * process of its own (a class of 24 under Docker took 3 s a job longer than under bwrap at load 20; bench/README.md,
+ * issue 36's Docker pass). Not beside the grader's own cgroup: a grader that runs in a container of its own would put
+ * every job's memory into its own limit. Each container's cgroup still carries its limits (memory, pids, one CPU).
+ * Only with the cgroupfs driver on cgroup v1, where a parent is a path in every hierarchy; elsewhere (systemd's driver
+ * names slices; cgroup v2, untested here) Docker's default stays: null.
+ */
+export async function jobCgroupParent(): Promise<string | null> {
+  const info = (await (await engine()).info()) as { CgroupDriver?: string; CgroupVersion?: string };
+  return info.CgroupDriver === 'cgroupfs' && info.CgroupVersion === '1' ? '/' : null;
+}
+
+/** A container's cgroup path under each v1 hierarchy (cgroupfs driver: `<parent>/<id>`). */
+export const containerCgroup = (parent: string | null, id: string): string => `${(parent ?? '/docker').replace(/\/+$/, '')}/${id}`;
 
 /** Removes containers left by grader processes that no longer exist. */
 export async function sweepDocker(): Promise<number> {
@@ -127,13 +162,13 @@ export const releasePids = async (id: string): Promise<void> => {
  * Only the pids hierarchy is ours (cgroup v1): memory and CPU stay Docker's. Without it, Docker's
  * PidsLimit still binds and only the record may be lost.
  */
-export async function confinePids(c: Docker.Container, pids: number): Promise<{ pid: number; group: { pidsLimitHit(): Promise<boolean> } | null }> {
+export async function confinePids(c: Docker.Container, pids: number, cgroup: string): Promise<{ pid: number; group: { pidsLimitHit(): Promise<boolean> } | null }> {
   const pid = await c.inspect().then((i) => i.State.Pid, () => 0);
   const group = await createPidsCgroup(`${process.pid}-docker-${c.id.slice(0, 16)}`, pids).catch(() => null);
   if (!group) return { pid, group: null };
   pidGroups.set(c.id, group);
   // Docker's own pids cgroup lists the process (cgroupfs driver; root's, unwritable to the job); else the engine's pid.
-  const listed = (await readFile(`/sys/fs/cgroup/pids/docker/${c.id}/cgroup.procs`, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
+  const listed = (await readFile(`/sys/fs/cgroup/pids${cgroup}/cgroup.procs`, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
   for (const p of listed.length > 0 ? listed : [pid]) if (!(p > 0) || !(await group.add(p).then(() => true, () => false))) return { pid, group: null };
   return { pid, group };
 }
