@@ -120,15 +120,16 @@ def found():
             continue
         if int(fd) not in OWN_FDS and path.startswith('/') and path != '/dev/null' and not path.startswith('/proc/'):
             seen.append('fd %s %s' % (fd, path))
-    # Every process of the submission's own code in this job: itself and the grandchild it started, nothing older.
+    # Every process of this job's pid namespace: its init, bwrap's holder, the test process, this one and the
+    # grandchild it started, nothing older (a submission's process forked ahead is not named student.py).
     for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
         try:
             with open('/proc/%s/cmdline' % pid, 'rb') as f:
                 cmd = f.read()
         except OSError:
             continue
-        if b'student.py' in cmd and int(pid) not in [os.getpid()] + DAEMON:
-            seen.append('process %s' % pid)
+        if int(pid) not in [1, os.getpid(), os.getppid()] + DAEMON and b'hold.py' not in cmd:
+            seen.append('process %s %r' % (pid, cmd[:80]))
     return seen
 `;
 
