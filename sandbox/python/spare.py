@@ -155,6 +155,8 @@ def child(fds):
     keep = sorted({0, 1, 2, to_child_r, from_child_w, attempts_w, go_r})
     for low, high in zip(keep, keep[1:] + [1 << 16]):
         os.closerange(low + 1, high)
+    for fd in (to_child_r, from_child_w, attempts_w):
+        os.set_inheritable(fd, True)  # as subprocess's pass_fds leaves them
     # As a fresh process is: dumpable (the test process's flag is its own, set before any submission code runs).
     import ctypes
     ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
@@ -174,8 +176,10 @@ def child(fds):
     become_fresh(root)
     sys.argv = [STUDENT_PY, root, str(to_child_r), str(from_child_w), str(memory), output_cap, str(attempts_w)] + (
         ['coverage'] if coverage == '1' else [])
+    # As the interpreter makes `__main__` for a script (pylifecycle's add_main_module, then the script's loader).
     main = types.ModuleType('__main__')
-    main.__file__, main.__cached__, main.__builtins__ = STUDENT_PY, None, builtins
+    main.__file__, main.__cached__, main.__builtins__, main.__annotations__ = STUDENT_PY, None, builtins, {}
+    main.__loader__ = sys.modules['_frozen_importlib_external'].SourceFileLoader('__main__', STUDENT_PY)
     sys.modules['__main__'] = main
     exec(FRESH['code'], main.__dict__)
     os._exit(0)
