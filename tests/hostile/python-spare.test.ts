@@ -153,7 +153,15 @@ const rubric = inlineRubric(
   { language: 'python', limits: { timeout_ms: 30_000, test_timeout_ms: 10_000, memory_mb: 128 } },
 );
 
-const NAMES = ['test_modules', 'test_interpreter', 'test_names', 'test_process', 'test_made_by', 'test_secret_marker', 'test_room'];
+const NAMES = [
+  'test_modules',
+  'test_interpreter',
+  'test_names',
+  'test_process',
+  'test_made_by',
+  'test_secret_marker',
+  'test_room',
+];
 const PASSED = Object.fromEntries(NAMES.map((n) => [`test_spare.py::${n}`, 'passed']));
 const printed = (r: Report): Record<string, string> =>
   Object.fromEntries(r.tests.map((t) => [t.name, t.output?.stdout ?? '']));
