@@ -38,6 +38,8 @@ const cases = EXERCISES.flatMap((slug) =>
   Object.keys(recorded.get(slug)?.results ?? {}).map((variant) => ({ slug, variant })),
 );
 const graded = new Map<string, Record<string, string>>();
+/** Each test's whole result as Evigrade reported it: printed beside a disagreement, so a rare one explains itself. */
+const reported = new Map<string, Report['tests']>();
 const flagged = new Map<string, string[]>();
 
 const FAILED_BY_STRICT = [
@@ -96,6 +98,7 @@ async function gradeAll(): Promise<void> {
       const source = readFileSync(join(DIR, c.slug, 'solutions', `${c.variant}.js`), 'utf8');
       const report = await gradeInline(backend, rubrics.get(c.slug) as never, { [`${c.slug}.js`]: source });
       graded.set(`${c.slug}/${c.variant}`, Object.fromEntries(report.tests.map((t) => [t.name, ours(t)])));
+      reported.set(`${c.slug}/${c.variant}`, report.tests);
       flagged.set(
         `${c.slug}/${c.variant}`,
         report.flags.map((f) => f.code).filter((code) => code.startsWith('tampering.')),
@@ -127,6 +130,10 @@ describe.each(EXERCISES)('agreement with real Jest: %s', (slug) => {
     tally.agreed += names.filter((n) => evigrade[n] === jest[n]).length;
     tally.submissions += 1;
     if (JSON.stringify(evigrade) === JSON.stringify(jest)) tally.exact += 1;
+    else {
+      const differing = (reported.get(`${slug}/${variant}`) ?? []).filter((t) => evigrade[t.name] !== jest[t.name]);
+      console.log(`${slug}/${variant} differs from Jest:\n${JSON.stringify(differing, null, 2)}`);
+    }
     expect(evigrade).toEqual(jest);
   });
 });
