@@ -189,8 +189,10 @@ def become_fresh(root):
     """The interpreter a fresh submission process starts with: its environment, modules, import machinery, path,
     streams and working directory. Nothing the template imported beyond student.py's own is importable by name: a
     submission's `host.py` or `plugin.py` is its own, and `import pytest` runs pytest's code afresh."""
+    import atexit
     import posix
     import time
+    atexit._clear()  # the template's (logging's shutdown): a fresh process has registered none
     os.environ.clear()
     os.environ.update(JOB_ENV)
     posix.environ.clear()

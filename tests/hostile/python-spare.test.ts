@@ -1,7 +1,7 @@
 // The submission's process forked ahead (issue 36, sandbox/python/spare.py): under the fork server the job's test
 // process forks it before reading its payload, instead of starting a fresh interpreter. The boundary and what honest
 // code sees must be a fresh process's. One submission reports what its process looks like from inside — modules,
-// import machinery, path, streams, descriptors, environment, signals, limits, hooks, ids, capabilities — and the
+// import machinery, path, streams, descriptors, environment, signals, limits, hooks, atexit, ids, capabilities — and the
 // report of a forked one must equal a fresh one's (bwrap, the fork server on and off), a hidden test proving which
 // path made each. It also scans its own memory for a hidden test's source (the test process reads it only after the
 // fork), and uses as much address space as a fresh process has room for.
@@ -62,7 +62,7 @@ def modules():
 
 
 def interpreter():
-    import gc, locale, time, warnings
+    import atexit, gc, locale, time, warnings
     main = vars(sys.modules['__main__'])
     name = lambda f: f.__qualname__ if isinstance(f, type) else type(f).__qualname__
     return {
@@ -77,6 +77,7 @@ def interpreter():
         'flags': repr(sys.flags),
         'limits': [sys.getrecursionlimit(), sys.getswitchinterval(), sys.get_int_max_str_digits()],
         'gc': [gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()],
+        'atexit': atexit._ncallbacks(),
         'hooks': [sys.excepthook is sys.__excepthook__, sys.displayhook is sys.__displayhook__,
                   sys.breakpointhook is sys.__breakpointhook__, sys.unraisablehook is sys.__unraisablehook__,
                   sys.gettrace() is None, sys.getprofile() is None, repr(sys.get_asyncgen_hooks())],
