@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 PREPARED = {}  # the arguments (a tuple) -> (config, plugin object)
+TAKEN = []  # the configuration this job took from PREPARED (tests/hostile/python-fork.test.ts looks)
 
 
 def pytest_environment():
@@ -36,6 +37,7 @@ def take(args):
     PREPARED.clear()
     if prepared is None or prepared[0].invocation_params.dir != Path.cwd():
         return None
+    TAKEN.append(prepared[0])
     return prepared
 
 

@@ -5,7 +5,8 @@
 // session of its own that keeps writing to /tmp. Every job runs the same submission, so each is both the student who
 // leaves and the next one who looks (its own token tells what it did from what an earlier job did); a hidden test
 // also looks at the forked test process itself before the submission acts. The first hidden test proves which path
-// ran (the fork server's `__main__`, or boot.py), so the test cannot pass by falling back unseen.
+// ran (the fork server's `__main__` and the configuration it made, or boot.py), so the test cannot pass by falling
+// back unseen.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +31,11 @@ const testsFor = (main: string): string => `import os, sys
 from solution import leave, found
 
 
-def test_started_by():
+def test_started_by(request):
     assert os.path.basename(sys.modules['__main__'].__file__) == ${JSON.stringify(main)}
+    # Forked: pytest's configuration is the one the template made (session.py), else this job's own.
+    taken = sys.modules['session'].TAKEN
+    assert [len(taken), all(c is request.config for c in taken)] == [${main === 'forkserver.py' ? 1 : 0}, True]
 
 
 def test_test_process_is_clean():
