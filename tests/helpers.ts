@@ -128,6 +128,31 @@ export function plainJest(testFile: string, files: Record<string, string>): Reco
   return JSON.parse(out) as Record<string, string>;
 }
 
+/**
+ * Real pytest's verdict per test function for `files` (Debian's /usr/bin/python3 -m pytest, unsandboxed, run in a
+ * temporary folder): the other side of a Python agreement test, never written down. 'passed', or 'failed' for any
+ * failure or error.
+ */
+export function plainPytest(testFile: string, files: Record<string, string>): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'plain-pytest-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  let out: string;
+  try {
+    out = execFileSync('/usr/bin/python3', ['-m', 'pytest', '-q', '-rA', '-p', 'no:cacheprovider', testFile], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', PYTHONDONTWRITEBYTECODE: '1' },
+    });
+  } catch (e) {
+    out = String((e as { stdout?: string }).stdout ?? '');
+  }
+  const verdicts: Record<string, string> = {};
+  for (const m of out.matchAll(/^(PASSED|FAILED|ERROR) \S+::(\w+)/gm)) {
+    verdicts[m[2] as string] = m[1] === 'PASSED' ? 'passed' : 'failed';
+  }
+  return verdicts;
+}
+
 /** Status per test name, the shape most assertions compare as a whole object. */
 export const statuses = (r: Report): Record<string, string> =>
   Object.fromEntries(r.tests.map((t) => [t.name, t.status]));

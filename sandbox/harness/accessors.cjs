@@ -11,6 +11,7 @@
 // compared. What still decides equality on the copy (an asymmetricMatch, a computed Set…) is judged by guard.cjs.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
+const { slotCopy } = require('./slots.cjs');
 
 const getProto = Object.getPrototypeOf;
 const setProto = Object.setPrototypeOf;
@@ -25,12 +26,19 @@ const IntrinsicSet = Set;
 const WeakMapGet = uncurry(WeakMap.prototype.get);
 const WeakMapSet = uncurry(WeakMap.prototype.set);
 const LIMIT = 200000;
+const functionProxy = (v) => typeof v === 'function' && types.isProxy(v);
 
 /**
  * An empty container of `v`'s kind with `v`'s prototype: an array, or a Map or Set holding `v`'s entries as they are
- * (their internal slots are what Jest's equality and a subclass's own methods read), else a plain object.
+ * (their internal slots are what Jest's equality and a subclass's own methods read), a Date, RegExp or typed array
+ * holding what `v`'s slots hold (slots.cjs), else a plain object.
  */
 function shellOf(v) {
+  const slotted = slotCopy(v);
+  if (slotted) {
+    setProto(slotted, getProto(v));
+    return slotted;
+  }
   const map = types.isMap(v);
   const c = P.ArrayIsArray(v) ? [] : map ? new IntrinsicMap() : types.isSet(v) ? new IntrinsicSet() : {};
   if (map) MapForEach(v, (val, k) => MapSet(c, k, val));
@@ -45,6 +53,31 @@ function shellOf(v) {
  * @param {(v: object, k: PropertyKey) => boolean} isErrorStack  V8's own `stack` accessor on errors
  */
 function createMaterializer(opaque, isErrorStack) {
+  // A function Proxy is compared by identity (Jest's equality never reads a function's properties), but Jest asks its
+  // traps whether it is an asymmetric matcher and what its tag is. It is compared as one stand-in function, the same
+  // one wherever and whenever it appears (identity kept across the received and the expected value), whose prototype is
+  // the one its trap answered once.
+  const standIns = new WeakMap();
+  const standInFor = (v) => {
+    let s = WeakMapGet(standIns, v);
+    if (s === undefined) {
+      s = (0, () => undefined);
+      setProto(s, getProto(v));
+      WeakMapSet(standIns, v, s);
+    }
+    return s;
+  };
+  // A getter that threw when read here: Jest would see that error if it read the property, and nothing if it did not
+  // (toMatchObject and toHaveProperty read only what they name). The copy holds an accessor of ours rethrowing it.
+  const rethrowers = new WeakSet();
+  const rethrowing = (error) => {
+    const g = function () {
+      throw error;
+    };
+    rethrowers.add(g);
+    return g;
+  };
+  const isRethrower = (f) => typeof f === 'function' && rethrowers.has(f);
   // Each copy's original: a getter the matcher reads later along the expected value (guard.cjs readAlong) runs with the
   // original as `this`, as under Jest (a class's getter over private fields cannot read them from a copy).
   const origins = new WeakMap();
@@ -61,6 +94,7 @@ function createMaterializer(opaque, isErrorStack) {
     let budget = LIMIT;
     while (stack.length) {
       const v = stack.pop();
+      if (functionProxy(v)) return true;
       if (!copyable(v) || seen.has(v)) continue;
       if (budget-- <= 0 || types.isProxy(v)) return true;
       seen.add(v);
@@ -79,10 +113,12 @@ function createMaterializer(opaque, isErrorStack) {
 
   /** `value` as data: unchanged when it holds no accessor, else a copy with each accessor read once. */
   function materialize(value) {
+    if (functionProxy(value)) return standInFor(value);
     if (!copyable(value) || !hasAccessor(value)) return value;
     const copies = new Map();
     let budget = LIMIT;
     const copy = (v) => {
+      if (functionProxy(v)) return standInFor(v);
       if (!copyable(v)) return v;
       if (copies.has(v)) return copies.get(v);
       if (budget-- <= 0) throw new Error('The value is too large or too deep to compare (over ' + LIMIT + ' objects, accessors read)');
@@ -101,12 +137,9 @@ function createMaterializer(opaque, isErrorStack) {
         if (k === 'length' && P.ArrayIsArray(v)) continue;
         const d = P.ObjectGetOwnPropertyDescriptor(v, k);
         if (d === undefined) continue; // a Proxy's ownKeys named a key its descriptor trap does not have
-        let data;
-        if (types.isProxy(v)) data = P.ReflectGet(v, k, v); // what Jest reads: the get trap's answer, once
-        else if ('value' in d) data = d.value;
-        else if (isErrorStack(v, k)) data = stackText(v);
-        else data = d.get ? P.ReflectApply(d.get, v, []) : undefined; // read once, in the test's own time
-        P.ObjectDefineProperty(c, k, { value: copy(data), writable: true, enumerable: d.enumerable, configurable: true });
+        const read = readOwn(v, k, d);
+        if (read.threw) P.ObjectDefineProperty(c, k, { get: rethrowing(read.error), enumerable: d.enumerable, configurable: true });
+        else P.ObjectDefineProperty(c, k, { value: copy(read.value), writable: true, enumerable: d.enumerable, configurable: true });
       }
       if (P.ArrayIsArray(v)) c.length = v.length;
     };
@@ -124,7 +157,19 @@ function createMaterializer(opaque, isErrorStack) {
     return copy(value);
   }
 
-  return { materialize, hasAccessor, originOf, noteCopy };
+  /** Own property `k` (descriptor `d`) of `v` as Jest would read it, read once, in the test's own time. */
+  function readOwn(v, k, d) {
+    try {
+      if (types.isProxy(v)) return { value: P.ReflectGet(v, k, v) }; // the get trap's answer
+      if ('value' in d) return { value: d.value };
+      if (isErrorStack(v, k)) return { value: stackText(v) };
+      return { value: d.get ? P.ReflectApply(d.get, v, []) : undefined };
+    } catch (error) {
+      return { threw: true, error };
+    }
+  }
+
+  return { materialize, hasAccessor, originOf, noteCopy, isRethrower };
 }
 
 function stackText(e) {

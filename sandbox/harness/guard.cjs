@@ -14,6 +14,7 @@
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
 const { createMaterializer, shellOf } = require('./accessors.cjs');
+const { hasSlotCopy } = require('./slots.cjs');
 const { MATCHER_KINDS } = require('./matcher-kinds.cjs');
 
 const isProxy = types.isProxy;
@@ -111,7 +112,13 @@ function createGuard(tamper) {
     if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
     return v;
   };
-  const { materialize, originOf, noteCopy } = createMaterializer((v) => WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v), isErrorStack);
+  const { materialize, originOf, noteCopy, isRethrower } = createMaterializer((v) => WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v), isErrorStack);
+
+  /** Whether `o` is `fn`'s own `prototype` data property (as `function` and `class` make it). Runs no code. */
+  const isPrototypeOf = (o, fn) => {
+    const d = P.ObjectGetOwnPropertyDescriptor(fn, 'prototype');
+    return d !== undefined && 'value' in d && d.value === o;
+  };
 
   /** Why `value` could decide its own comparison, or null. Runs no code of the value. */
   function selfDecided(value, label = 'the received value') {
@@ -135,10 +142,11 @@ function createGuard(tamper) {
         const d = P.ObjectGetOwnPropertyDescriptor(v, k);
         const label = typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : k;
         if (d.get || d.set) {
-          if (typeof v === 'function' || isErrorStack(v, k)) continue;
+          if (typeof v === 'function' || isErrorStack(v, k) || isRethrower(d.get)) continue;
           return where + ' has an accessor property "' + label + '"';
         }
-        if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function') return where + ' has its own "constructor" method';
+        // A function's or class's own `prototype` object names it as its constructor: the language's shape, not a claim.
+        if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function' && !isPrototypeOf(v, d.value)) return where + ' has its own "constructor" method';
         if (typeof k === 'string' && IMMUTABLE.test(k)) return where + ' carries an Immutable.js marker';
       }
       const claim = claimsKind(v);
@@ -251,14 +259,15 @@ function createGuard(tamper) {
   }
 
   // Errors are copied like plain objects (Jest compares their named properties, not their internal slot), Maps and Sets
-  // with their entries (shellOf); values with other internal slots Jest uses (Date, RegExp…) are not: see slotted().
+  // with their entries, Dates, RegExps and typed arrays with what their slots hold (shellOf); values with other internal
+  // slots (a Promise, a boxed primitive, an ArrayBuffer, a DataView) are not: see slotted().
   const ordinary = (r) =>
-    r !== null && typeof r === 'object' && !isProxy(r) && !types.isDate(r) && !types.isRegExp(r) &&
-    !types.isPromise(r) && !ArrayBuffer.isView(r) && !types.isAnyArrayBuffer(r) && !types.isBoxedPrimitive(r);
+    r !== null && typeof r === 'object' && !isProxy(r) &&
+    (hasSlotCopy(r) || !(types.isPromise(r) || ArrayBuffer.isView(r) || types.isAnyArrayBuffer(r) || types.isBoxedPrimitive(r)));
 
   /**
-   * A Map, Set, Date… that Jest reads a named property of (toHaveProperty('size'), objectContaining): it cannot be
-   * copied without losing what makes it one, so a getter of the submission's there is refused, not read.
+   * A Promise, boxed primitive, ArrayBuffer or DataView that Jest reads a named property of (objectContaining): it is not
+   * copied (shellOf), so a getter of the submission's there is refused, not read.
    */
   let refused = null; // set by slotted(), read by the matcher that asked (readChecked)
   /** What `read` (readAlong/readPath) returns, and why slotted() refused a getter on the way (or null). */
@@ -289,6 +298,10 @@ function createGuard(tamper) {
    * A copy with the same prototype and own properties (an array stays an array, a Map or Set keeps its entries; an
    * error's stack is copied as text), each configurable, so a value read later along it can take its place.
    */
+  const fixedOn = (o, k) => {
+    const d = P.ObjectGetOwnPropertyDescriptor(o, k);
+    return d !== undefined && !d.configurable;
+  };
   function cloneOwn(r) {
     const c = shellOf(r);
     noteCopy(c, r);
@@ -305,6 +318,9 @@ function createGuard(tamper) {
           // no stack then
         }
         P.ObjectDefineProperty(c, 'stack', { value: text, writable: true, enumerable: false, configurable: true });
+      } else if (fixedOn(c, keys[i])) {
+        // The shell's own property its slot keeps (a RegExp's lastIndex): it takes the value, not the descriptor.
+        if ('value' in d) c[keys[i]] = d.value;
       } else {
         d.configurable = true;
         P.ObjectDefineProperty(c, keys[i], d);
@@ -579,7 +595,9 @@ function createGuard(tamper) {
    * read once here), and what an expected object names, as toMatchObject's received value is read; and why it would
    * decide that comparison itself, or null.
    */
-  function thrownWhy(e, shape) {
+  function thrownWhy(thrown, shape) {
+    // A thrown Proxy is read like a received one: its traps asked once, into a copy (a stand-in for a function).
+    const e = isProxy(thrown) ? materialize(thrown) : thrown;
     if (e === null || typeof e !== 'object' || isProxy(e)) return { value: e, reason: thrownDecides(e) };
     // Message and name first: V8 formats an error's stack (its own `stack`, on the first look at it) through its
     // message and name, which would make that read theirs.

@@ -9,6 +9,7 @@ import datetime
 import decimal
 import fractions
 import json
+import keyword
 import math
 
 MAX_DEPTH = 200
@@ -108,7 +109,56 @@ class Encoder:
         if t in STDLIB_BY_TYPE:
             name = STDLIB_BY_TYPE[t]
             return {'V': [name, STDLIB[name][1](v)]}
+        shape = namedtuple_shape(t)
+        if shape is not None and tuple.__len__(v) == len(shape[1]):
+            return {'N': [shape[0], list(shape[1]), [self.encode(tuple.__getitem__(v, i), depth + 1, seen) for i in range(tuple.__len__(v))]]}
         return self.export(v)
+
+
+# A namedtuple (collections.namedtuple, typing.NamedTuple, or a class deriving from one) crosses as its name, field
+# names and items; the receiver rebuilds it with collections.namedtuple, so `.x`, `_asdict()` and the repr work as the
+# sender's did, and equality is a tuple's (no method of the sender's class crosses). Methods a subclass adds are not
+# carried. Read through `type`'s own descriptors: no attribute lookup a class or its metaclass could answer.
+_CLASS_MRO = type.__dict__['__mro__'].__get__
+_CLASS_DICT = type.__dict__['__dict__'].__get__
+_CLASS_NAME = type.__dict__['__name__'].__get__
+MAX_FIELDS = 256
+
+
+def _valid_names(name, fields):
+    names = [name, *fields]
+    return (len(fields) <= MAX_FIELDS and all(type(n) is str and n.isidentifier() and not keyword.iskeyword(n) for n in names)
+            and not any(f.startswith('_') for f in fields) and len(set(fields)) == len(fields))
+
+
+def namedtuple_shape(t):
+    """(name, fields) of a namedtuple class, or None."""
+    mro = _CLASS_MRO(t)
+    if tuple not in mro:
+        return None
+    for k in mro:
+        fields = _CLASS_DICT(k).get('_fields')
+        if fields is not None:
+            name = _CLASS_NAME(t)
+            return (name, fields) if type(fields) is tuple and _valid_names(name, fields) else None
+    return None
+
+
+_REBUILT = {}
+
+
+def rebuild_namedtuple(v, decode):
+    """The receiver's namedtuple from [name, fields, items]: names checked, the class made by the standard library."""
+    name, fields, items = _triple(v)
+    if type(fields) is not list or not _valid_names(name, fields) or len(_list(items)) != len(fields):
+        raise WireError('a malformed namedtuple')
+    key = (name, tuple(fields))
+    cls = _REBUILT.get(key)
+    if cls is None:
+        cls = collections.namedtuple(name, fields)
+        if len(_REBUILT) < 1024:
+            _REBUILT[key] = cls
+    return cls._make(decode(x) for x in items)
 
 
 class Decoder:
@@ -147,6 +197,8 @@ class Decoder:
             return bytes.fromhex(_str(v))
         if tag == 'A':
             return bytearray.fromhex(_str(v))
+        if tag == 'N':
+            return rebuild_namedtuple(v, lambda x: self.decode(x, depth + 1))
         if tag == 'V':
             name, value = _pair(v)
             if name not in STDLIB:
@@ -174,6 +226,12 @@ def is_plain(v, depth=0):
 def _list(v):
     if type(v) is not list:
         raise WireError('a malformed container')
+    return v
+
+
+def _triple(v):
+    if type(v) is not list or len(v) != 3:
+        raise WireError('a malformed triple')
     return v
 
 

@@ -70,6 +70,17 @@ exports.store = (init) => new Proxy({ ...init }, { get(t, k, r) { reads.n++; ret
 exports.readonly = (o) => new Proxy(o, { set() { throw new TypeError('read-only'); }, deleteProperty() { return false; } });
 exports.list = (...xs) => new Proxy(xs, { get: (t, k, r) => (k === 'last' ? t[t.length - 1] : Reflect.get(t, k, r)) });
 exports.pointView = (x, y) => new Proxy(new Point(x, y), { get: (t, k) => { const v = Reflect.get(t, k, t); return typeof v === 'function' ? v.bind(t) : v; } });
+// Getters on classes whose values have internal slots Jest compares (a Date, a RegExp, a typed array).
+class Day extends Date { get iso() { return this.toISOString().slice(0, 10); } }
+class Pattern extends RegExp { get kind() { return 'pattern'; } }
+class Bytes extends Uint8Array { get hex() { return [...this].map((b) => b.toString(16).padStart(2, '0')).join(''); } }
+exports.day = (iso) => new Day(iso);
+exports.pattern = (src) => new Pattern(src, 'gi');
+exports.bytes = (...b) => Bytes.from(b);
+// A function wrapped in a Proxy (a memoizer, a logger), one thrown, and a getter that throws when read.
+exports.logged = new Proxy(function add(a, b) { return a + b; }, { apply: (t, self, args) => Reflect.apply(t, self, args) });
+exports.failProxied = () => { throw new Proxy(new RangeError('out of range'), {}); };
+exports.config = () => ({ name: 'app', get secret() { throw new Error('not loaded'); } });
 `;
 
 // Every matcher family that compares a submission's value, each with tests Jest passes and tests Jest fails.
@@ -112,6 +123,20 @@ test('proxy: toHaveBeenCalledWith a store', () => { const cb = jest.fn(); cb(s.s
 test('proxy: toHaveLength and toContain of a list', () => { expect(s.list(1, 2, 3)).toHaveLength(3); expect(s.list(1, 2, 3)).toContain(2); });
 test('proxy: toContain of a list, wrong', () => { expect(s.list(1, 2, 3)).toContain(4); });
 test('proxy: toBeInstanceOf and toBeDefined of a view', () => { const v = s.pointView(3, 4); expect(v).toBeInstanceOf(s.Point); expect(v).toBeDefined(); expect(v.norm).toBe(5); });
+test('slots: toHaveProperty on a Date subclass getter', () => { expect(s.day('2020-01-02')).toHaveProperty('iso', '2020-01-02'); });
+test('slots: toMatchObject a Date subclass getter, wrong', () => { expect(s.day('2020-01-02')).toMatchObject({ iso: '2020-01-03' }); });
+test('slots: toEqual Date subclasses', () => { expect(s.day('2020-01-02')).toStrictEqual(s.day('2020-01-02')); });
+test('slots: objectContaining a RegExp subclass getter', () => { expect(s.pattern('a+')).toEqual(expect.objectContaining({ kind: 'pattern', lastIndex: 0 })); });
+test('slots: toEqual RegExp subclasses, wrong', () => { expect(s.pattern('a+')).toEqual(s.pattern('a*')); });
+test('slots: toHaveProperty on a typed array subclass getter', () => { expect(s.bytes(1, 255)).toHaveProperty('hex', '01ff'); });
+test('slots: toMatchObject a typed array subclass getter, wrong', () => { expect(s.bytes(1, 2)).toMatchObject({ hex: '0103' }); });
+test('proxy: a function Proxy is itself', () => { expect(s.logged(2, 3)).toBe(5); expect({ f: s.logged }).toEqual({ f: s.logged }); expect(s.logged).toBeInstanceOf(Function); });
+test('proxy: a function Proxy is not another function', () => { expect(s.logged).toEqual(function add(a, b) { return a + b; }); });
+test('throws: a thrown Proxy', () => { expect(() => s.failProxied()).toThrow('out of range'); expect(() => s.failProxied()).toThrow(RangeError); });
+test('throws: a thrown Proxy, wrong', () => { expect(() => s.failProxied()).toThrow('in range!'); });
+test('deep: a getter that throws, not read by toHaveProperty', () => { expect(s.config()).toHaveProperty('name', 'app'); });
+test('deep: a getter that throws, not read by toMatchObject', () => { expect(s.config()).toMatchObject({ name: 'app' }); });
+test('deep: a getter that throws, read by toEqual', () => { expect(s.config()).toEqual({ name: 'app', secret: 1 }); });
 test('shallow: toBeInstanceOf and toBe', () => { const p = s.point(1, 1); expect(p).toBeInstanceOf(s.Point); expect(p).toBe(p); expect(p.norm).toBeCloseTo(1.414, 3); });
 `;
 
@@ -176,6 +201,16 @@ exports.fail = () => { throw voting(new Error('x'), 'message'); };
 exports.failLater = async () => { throw voting(new Error('x'), 'code'); };`,
     statuses: every('error'),
     flags: ['tampering.self_equality'],
+  },
+  {
+    name: 'a function Proxy whose get trap answers asymmetricMatch (real Jest asks it, and passes), in every family: compared as the function it is, each fails (no flag)',
+    solution: `const voter = new Proxy(function () {}, { get: (t, k) => (k === 'asymmetricMatch' ? () => true : k === 'message' ? 'right' : k === 'code' ? 42 : Reflect.get(t, k)) });
+exports.visit = (cb) => cb(voter);
+exports.make = () => voter;
+exports.fail = () => { throw voter; };
+exports.failLater = async () => { throw voter; };`,
+    statuses: every('failed'),
+    flags: [],
   },
   {
     name: 'honest twins of the two above (the same getters, answering one value): every test passes, no flag',

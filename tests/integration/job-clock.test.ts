@@ -90,6 +90,40 @@ describe('the job clock', () => {
   }, 60_000);
 });
 
+describe("one test's watch (test-watch.ts) counts the busiest thread's CPU only", () => {
+  it('a test blocked on a pipe the grader is slow to read is not stopped; a busy one is, by its CPU', async () => {
+    const fired: string[] = [];
+    const watch = (name: string, pid: number, onLimit: () => void = () => undefined) => {
+      const clock = startJobClock(
+        400,
+        () => pid,
+        () => (fired.push(name), onLimit()),
+        () => fired.push(`${name} starved`),
+        undefined,
+        true,
+        'cpu',
+      );
+      cleanups.push(() => clock.stop());
+    };
+    // Blocked in write(2) on a full pipe nobody reads: sleeping, not waiting for a CPU, so the job's own time (wall
+    // less CPU waits) grows with the wall clock, as it would behind a grader too busy to drain the job's frames.
+    const blocked = spawn(process.execPath, ['-e', "require('fs').writeSync(1, Buffer.alloc(1 << 22))"], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    cleanups.push(() => blocked.kill('SIGKILL'));
+    watch('blocked', blocked.pid as number);
+    // The busy one at a tenth of a core needs ≈ 4 s of wall time for its 400 ms: the blocked one is blocked as long.
+    const busy = child('for (;;) {}', capped(0.1));
+    const started = performance.now();
+    await new Promise<void>((resolve) => watch('busy', busy.pid as number, resolve));
+    expect([fired, performance.now() - started > 1000, cpuMs(busy.pid as number) >= 300]).toEqual([
+      ['busy'],
+      true,
+      true,
+    ]);
+  }, 60_000);
+});
+
 describe("the harness's per-test timeouts", () => {
   // This test process is moved into a capped cgroup while it grades, so the sandboxed job it spawns
   // (bwrap, unshare: children of the grader) runs at a twentieth of a core. Docker's containers are not

@@ -140,6 +140,9 @@ export interface JobClock {
   stop(): void;
 }
 
+/** The CPU time of the job's busiest thread: what a loop that never gives control back burns, and nothing else. */
+export const busiestCpu = (state: ClockState): number => sum(state, (t) => t.runMs, Math.max);
+
 /**
  * A sample counted from `base` on: each thread's CPU and waits less what it had at `base` (a thread born since counts
  * whole), the wall time from base's. A clock started in the middle of a job (one test's, test-watch.ts) measures
@@ -164,6 +167,11 @@ export function startJobClock(
   limitMs: number, root: () => number | null | Promise<number | null>, onLimit: () => void, onStarved: () => void, graderWait: GraderWait = { ms: () => 0 },
   /** Count from the first sample on (the clock of one test, started while the job runs), not from the job's start. */
   fromFirstSample = false,
+  /**
+   * 'own': CPU plus time the job chose to sleep (the job's limit). 'cpu': the busiest thread's CPU only (one test's
+   * watch, test-watch.ts), which nothing outside the job changes: not a CPU wait, a disk wait or a slow reader of its pipes.
+   */
+  count: 'own' | 'cpu' = 'own',
 ): JobClock {
   const started = performance.now();
   const gap = Math.max(25, Math.min(MAX_GAP_MS, limitMs / 4));
@@ -179,10 +187,11 @@ export function startJobClock(
     const now = base ? rebase(raw, base) : raw;
     state = observe(state, now);
     const grader = graderWait.ms();
-    if (ownAtLeast(state, before) - grader >= limitMs) return onLimit();
+    const cpu = count === 'cpu' ? busiestCpu(state) : null;
+    if ((cpu ?? ownAtLeast(state, before) - grader) >= limitMs) return onLimit();
     if (now.wallMs >= STARVED_FACTOR * limitMs) return onStarved();
     // Past the limit by the upper count: confirm once the job's runnable threads have had a CPU again.
-    const upper = ownAtMost(state) - grader;
+    const upper = cpu ?? ownAtMost(state) - grader;
     before = upper >= limitMs ? now : null;
     timer = setTimeout(() => void check(), upper >= limitMs ? CONFIRM_MS : Math.max(25, Math.min(gap, limitMs - upper)));
   };

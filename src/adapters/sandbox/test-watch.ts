@@ -2,9 +2,11 @@
 // the Python harness's budget), but a loop that never gives control back — `while (true) {}` in JavaScript, a C-level
 // loop such as `sum(range(10**12))` in the Python test process — cannot be interrupted from inside its own process.
 // The harness announces each test (`start`, with its limit) before running it and reports it (`result`) after; this
-// watch counts the job's own time from the announcement (job-clock.ts, the same count as the job's limit, so load
-// never decides it) and kills the job once the test has run past its limit and a grace in which the harness would
-// have reported it itself. The runner records which test it was; stages/run/attempts.ts charges that test a timeout
+// watch counts, from the announcement, the CPU time of the job's busiest thread (job-clock.ts `count: 'cpu'`): what a
+// loop that never gives control back burns, and a count no load, disk or slow reader of the job's pipes can add to
+// (the job's own time would count a thread blocked on those). It kills the job once the test has burnt its limit and a
+// grace in which the harness would have reported it itself. A test that waits without CPU is stopped by the harness's
+// own timers (Jest's timeout, the Python harness's budget) or, if it blocks its whole process, by the job's limit. The runner records which test it was; stages/run/attempts.ts charges that test a timeout
 // at its own limit and resumes the rest in a fresh job.
 import type { Frame, TestTimeout } from '../../domain/sandbox.js';
 import { startJobClock, type JobClock } from './job-clock.js';
@@ -74,6 +76,7 @@ export function watchTests(root: () => number | null, kill: () => void): TestWat
         () => undefined,
         undefined,
         true,
+        'cpu',
       );
     }, FIRST_SAMPLE_MS);
   };
