@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { makeOutputDir, reportFileText, writeBatchFiles, writeFileAtomic } from './adapters/fs/atomic.js';
-import { readSubmission } from './adapters/fs/intake.js';
+import { readReference, readSubmission } from './adapters/fs/intake.js';
 import { EvigradeError } from './domain/errors.js';
 import { ReportSchema, type Report, type Summary } from './domain/report.js';
 import type { Rubric } from './domain/rubric.js';
@@ -226,20 +226,13 @@ export async function referenceProblem(
   label: string,
   passed?: ReferenceCache,
 ): Promise<EvigradeError | null> {
-  if (!rubric.referenceDir) return null;
-  let sub: Submission;
+  let sub: Submission | null;
   try {
-    sub = await readSubmission(
-      rubric.referenceDir,
-      'reference',
-      rubric.spec.limits,
-      rubric.spec.entry,
-      rubric.spec.language,
-    );
+    sub = await readReference(rubric, label);
   } catch (err) {
-    const why = asEvigradeError(err);
-    return new EvigradeError('REFERENCE_FAILED', `${label}: the reference solution cannot be graded: ${why.message}`);
+    return asEvigradeError(err);
   }
+  if (!sub) return null;
   // Once per rubric and reference: a pass is remembered (a failure is checked again, so a fix shows at once).
   const key = `${rubric.sha256}-${sub.sha256}`;
   if (await passed?.has(key)) return null;

@@ -5,13 +5,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../adapters/fs/config-loader.js';
 import { loadRubric } from '../adapters/fs/rubric-loader.js';
-import { readSubmission } from '../adapters/fs/intake.js';
+import { readReference } from '../adapters/fs/intake.js';
 import { writeFileAtomic } from '../adapters/fs/atomic.js';
 import { parseAuditArgs } from '../cli/args.js';
 import { EXIT } from '../cli/exit.js';
 import { EvigradeError } from '../domain/errors.js';
 import { AuditReportSchema, type AuditReport } from '../domain/audit.js';
 import type { Rubric } from '../domain/rubric.js';
+import type { Submission } from '../domain/submission.js';
 import type { SandboxChoice } from '../adapters/sandbox/registry.js';
 import { auditRubric, type AuditOutcome, type AuditProgress } from '../audit/run.js';
 import { auditHtml } from '../audit/html.js';
@@ -27,13 +28,7 @@ export async function auditWithSandbox(
 ): Promise<AuditOutcome> {
   if (!rubric.referenceDir)
     throw new EvigradeError('RUBRIC_INVALID', `${rubric.path}: an audit needs the rubric's \`reference:\` solution`);
-  const ref = await readSubmission(
-    rubric.referenceDir,
-    'reference',
-    rubric.spec.limits,
-    rubric.spec.entry,
-    rubric.spec.language,
-  );
+  const ref = (await readReference(rubric, rubric.path)) as Submission;
   return withSandbox(choice, concurrency, await loadConfig(null), undefined, (sandbox) =>
     auditRubric(rubric, ref, {
       sandbox,

@@ -63,6 +63,19 @@ describe('the reference is graded first', () => {
     ]);
   });
 
+  it('audit fails the same way (exit 3, REFERENCE_FAILED, no report), not as a rejected student (exit 0)', async () => {
+    const dir = rubric('./half', 'solution.js');
+    const out = join(dir, 'audit');
+    const r = await cli(['audit', join(dir, 'r.yaml'), '--out', out]);
+    expect([r.code, lines(r.stderr), existsSync(out)]).toEqual([
+      3,
+      [
+        `evigrade: error REFERENCE_FAILED: ${join(dir, 'r.yaml')}: the reference solution cannot be graded: submission "reference": the rubric's entry "./half" needs half.js at the top of the submission; found solution.js`,
+      ],
+      false,
+    ]);
+  });
+
   it('grade refuses the class (exit 3, no report) when the tests import the entry under a typo; the override grades it', async () => {
     const dir = rubric('./hlaf', 'half.js');
     const cache = mkdtempSync(join(tmpdir(), 'ref-cache-'));

@@ -5,7 +5,8 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { languageOf } from '../../domain/languages.js';
-import type { Limits } from '../../domain/rubric.js';
+import { asEvigradeError, EvigradeError } from '../../domain/errors.js';
+import type { Limits, Rubric } from '../../domain/rubric.js';
 import type { Submission } from '../../domain/submission.js';
 import { intake, intakeFail, isIgnoredName, MAX_DEPTH, type IntakeEntry } from '../../stages/intake/intake.js';
 
@@ -112,4 +113,22 @@ export async function readSubmission(
   name?: string,
 ): Promise<Submission> {
   return intake(id, await readEntries(path, id, limits, entry, language), { limits, entry, language }, name);
+}
+
+/**
+ * The rubric's reference solution as a submission, or null when the rubric has none. A reference intake refuses (no
+ * file the entry names, a symbolic link…) is the rubric's fault, not a student's: REFERENCE_FAILED (exit 3, 422), with
+ * intake's message after `label`, wherever a reference is read (a batch's check, an audit).
+ */
+export async function readReference(rubric: Rubric, label: string): Promise<Submission | null> {
+  if (!rubric.referenceDir) return null;
+  const { limits, entry, language } = rubric.spec;
+  try {
+    return await readSubmission(rubric.referenceDir, 'reference', limits, entry, language);
+  } catch (err) {
+    throw new EvigradeError(
+      'REFERENCE_FAILED',
+      `${label}: the reference solution cannot be graded: ${asEvigradeError(err).message}`,
+    );
+  }
 }
