@@ -134,6 +134,9 @@ export function runHostNode(
     let stderr = '';
     (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => (frames += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    // A child that dies before reading its input (a kept snapshot blob that no longer starts) closes the pipe: the
+    // write then fails with EPIPE, which must not go unhandled (it would end the grader); the exit code tells.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(opts.input ?? '');
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
     child.on('error', reject);
