@@ -3,12 +3,12 @@
 //              unsandboxed): what running the tests at all costs;
 //   peer     — one `python3 -m pytest` per submission (the usual Python autograder);
 //   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included; with
-//              bwrap, once more with the Python fork server on (EVIGRADE_PYTHON_FORK_SERVER=1; `BENCH_FORK=0` skips it).
+//              bwrap, with the Python fork server off and on (EVIGRADE_PYTHON_FORK_SERVER=0/1; `BENCH_FORK=0` skips the latter).
 // The class: `BENCH_CLASS` (24) and `BENCH_BIG` (240) copies of the `say` reference (bench/python-say: its
 // unittest file of 20 tests). The floor and the peer are sampled before and after every graded class (this VM's
 // speed drifts within minutes) and read as the median of all samples. `BENCH_BASE_BIN` grades the same classes
 // with another build (an older checkout's bin/evigrade.js), interleaved run by run with this one, for a before and
-// after measured in the same run. CPU from a cpuacct cgroup around each command (bench/cpu.mjs).
+// after measured in the same run (with bwrap, that build with the fork server off and on too). CPU from a cpuacct cgroup around each command (bench/cpu.mjs).
 import { availableParallelism, tmpdir } from 'node:os';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -77,7 +77,10 @@ const FORK = process.env.BENCH_FORK !== '0' && SANDBOX === 'bwrap';
 const builds = [
   ['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })],
   ...(FORK ? [['this build, fork server', grade(BIN, 'cache-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]] : []),
-  ...(BASE ? [['base build', grade(BASE, 'cache-base')]] : []),
+  ...(BASE ? [['base build', grade(BASE, 'cache-base', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
+  ...(BASE && FORK
+    ? [['base build, fork server', grade(BASE, 'cache-base-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]]
+    : []),
 ];
 
 const started = performance.now();

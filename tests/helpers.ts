@@ -77,8 +77,8 @@ export const analysisPool = (): AnalysisPort => (pool ??= createAnalysisPool({ t
 
 const sandboxes = new Map<string, Promise<Sandbox>>();
 export function sandboxFor(id: ProcessBackendId): Promise<Sandbox> {
-  // EVIGRADE_PYTHON_FORK_SERVER=1 runs a suite's Python jobs through the fork server (bwrap), as the CLI would.
-  const pythonForkServer = process.env.EVIGRADE_PYTHON_FORK_SERVER === '1';
+  // A suite's Python jobs run through the fork server (bwrap) as the CLI runs them, unless EVIGRADE_PYTHON_FORK_SERVER=0.
+  const pythonForkServer = process.env.EVIGRADE_PYTHON_FORK_SERVER !== '0';
   if (!sandboxes.has(id)) sandboxes.set(id, openSandbox(id, HARNESS_DIR, { pythonForkServer }));
   return sandboxes.get(id) as Promise<Sandbox>;
 }

@@ -16,15 +16,18 @@
 # network, a read-only root (the Python root, bound by its own bwrap) and no new privileges: it
 # may join a bwrap sandbox only because the kernel grants the creator of a user namespace (root) every capability
 # inside it, not outside.
-import ctypes
-import json
 import os
-import random
-import signal
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import spare  # noqa: E402
+
+spare.remember()  # first: what a fresh submission process has, before anything else is imported here (spare.py)
+import ctypes  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import signal  # noqa: E402
 
 libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 38, 24, 47, 4
@@ -35,6 +38,7 @@ if os.uname().machine == 'aarch64':
 JOIN = 0x10000000 | 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000 | 0x02000000
 HOLDER_ROOT_FD = 5  # hold.py keeps an O_PATH descriptor of its root here
 NOBODY = 65534
+JOB_ROOT = '/job/sub'  # a job's working directory (bwrap's --chdir), an empty directory of the Python root here
 JOB_ENV = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'TZ': 'UTC', 'FORCE_COLOR': '0', 'NO_COLOR': '1'}
 
 
@@ -66,16 +70,16 @@ def drop_capabilities():
         raise OSError('a capability survived the drop')
 
 
-def preload():
-    """What every job's test process imports, imported once here (bytecode from the Python root)."""
+def preload(cwd=JOB_ROOT):
+    """What every job's test process imports, imported once here (bytecode from the Python root), and pytest's
+    configuration for a job's arguments, made from the job's working directory (plugin.prepare, session.py)."""
     import boot  # noqa: F401 - the harness's entry, its channel and the frames descriptor
-    import plugin  # noqa: F401 - host, handover, owntime, rpc, wire with it
+    import plugin  # host, handover, owntime, rpc, wire with it
     import pytest  # noqa: F401
     import _pytest.assertion.rewrite  # noqa: F401
     import _pytest.python  # noqa: F401
     import _pytest.runner  # noqa: F401
-    from _pytest.config import get_config
-    get_config()  # imports pytest's default plugins; the configuration itself is dropped
+    plugin.prepare(cwd)  # imports pytest's default plugins, parses the harness's arguments and ini
 
 
 def serve():
@@ -150,7 +154,7 @@ def run_job(fds, limits):
             resource.setrlimit(which, (value, value))
         os.setsid()
         os.umask(0o022)
-        os.chdir('/job/sub')
+        os.chdir(JOB_ROOT)
         os.environ.clear()
         os.environ.update(JOB_ENV)
         random.seed()  # the template's generator state is every job's otherwise
@@ -158,7 +162,7 @@ def run_job(fds, limits):
         os.write(2, ('fork server: %s\n' % e).encode('utf-8', 'replace'))
         os._exit(70)
     import boot
-    boot.main()
+    boot.main(ahead=True)
     os._exit(1)
 
 

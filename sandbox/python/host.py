@@ -17,6 +17,7 @@ import types
 import handover
 import owntime
 from rpc import Endpoint, Remote
+from spare import JOB_ENV
 from wire import ChannelBroken, EncodeError, Pipe, WireError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,8 +82,9 @@ class Budget:
 
 
 class Submission:
-    def __init__(self, root, memory_bytes, output_cap, budget_ms, events, coverage=False):
+    def __init__(self, root, memory_bytes, output_cap, budget_ms, events, coverage=False, spare=None):
         self.root = root
+        self.spare = spare  # the first process, forked ahead (spare.py), under the fork server
         self.coverage = coverage  # a rubric audit's reference run: the submission process traces its lines
         self.memory = memory_bytes
         self.output_cap = output_cap
@@ -101,26 +103,12 @@ class Submission:
     def start(self):
         if self.stopped is not None:
             raise SubmissionStopped(*self.stopped)
-        to_child_r, to_child_w = os.pipe()
-        from_child_r, from_child_w = os.pipe()
-        attempts_r, attempts_w = os.pipe()  # attempts.py's lines, read only here
-        os.set_blocking(attempts_r, False)
-        # What it prints, mirrored as printed (student.py Capture): read when it is stopped mid-request, else dropped.
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        for fd in (out_r, err_r):
-            os.set_blocking(fd, False)
-        env = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'TZ': 'UTC', 'PYTHONHASHSEED': '0'}
-        self.proc = subprocess.Popen(
-            [sys.executable, '-I', '-B', os.path.join(HERE, 'student.py'), self.root, str(to_child_r), str(from_child_w),
-             str(self.memory), str(self.output_cap), str(attempts_w)] + (['coverage'] if self.coverage else []),
-            pass_fds=(to_child_r, from_child_w, attempts_w), stdin=subprocess.DEVNULL, stdout=out_w,
-            stderr=err_w, cwd=self.root, env=env, start_new_session=True)
-        os.close(to_child_r)
-        os.close(from_child_w)
-        os.close(attempts_w)
-        os.close(out_w)
-        os.close(err_w)
+        spare, self.spare = self.spare, None
+        if spare is not None and spare.go(self.root, self.memory, self.output_cap, self.coverage):
+            self.proc = spare
+            from_child_r, to_child_w, attempts_r, out_r, err_r = spare.ends
+        else:
+            from_child_r, to_child_w, attempts_r, out_r, err_r = self.spawn()
         self.mirrors_fds = (out_r, err_r)
         self.attempts = (attempts_r, [b''])
         self.generation += 1
@@ -142,8 +130,30 @@ class Submission:
         self.ep.export = self.ep.enc.export = export
         self.fds = (from_child_r, to_child_w)
 
+    def spawn(self):
+        """A fresh interpreter running student.py (the default path, and any process after the first)."""
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        attempts_r, attempts_w = os.pipe()  # attempts.py's lines, read only here
+        # What it prints, mirrored as printed (student.py Capture): read when it is stopped mid-request, else dropped.
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        for fd in (attempts_r, out_r, err_r):
+            os.set_blocking(fd, False)
+        self.proc = subprocess.Popen(
+            [sys.executable, '-I', '-B', os.path.join(HERE, 'student.py'), self.root, str(to_child_r), str(from_child_w),
+             str(self.memory), str(self.output_cap), str(attempts_w)] + (['coverage'] if self.coverage else []),
+            pass_fds=(to_child_r, from_child_w, attempts_w), stdin=subprocess.DEVNULL, stdout=out_w,
+            stderr=err_w, cwd=self.root, env=dict(JOB_ENV), start_new_session=True)
+        for fd in (to_child_r, from_child_w, attempts_w, out_w, err_w):
+            os.close(fd)
+        return from_child_r, to_child_w, attempts_r, out_r, err_r
+
     def kill(self):
         if self.proc is None:
+            if self.spare is not None:  # never needed
+                self.spare.discard()
+                self.spare = None
             return None
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)

@@ -13,6 +13,7 @@ import sys
 import types
 from pathlib import Path
 
+import session
 from boot import TESTS_DIR
 from host import StudentFinder, Submission, SubmissionLoadError, SubmissionModule, SubmissionStopped, OutputLimit, fill_module
 
@@ -303,31 +304,30 @@ def outcome(reports, stopped):
     return status, message
 
 
-def run(payload, channel):
+ARGS = ['-c', INI, '--rootdir', TESTS_DIR, '-p', 'no:cacheprovider', '--noconftest', '--capture=sys', '-q', TESTS_DIR]
+
+
+def prepare(cwd):
+    """The fork server's template: pytest's configuration for a job's arguments, with a plugin object each job fills in
+    (session.py); registered where pytest.main registers a job's own."""
+    session.prepare(ARGS, EvigradePlugin.__new__(EvigradePlugin), cwd)
+
+
+def run(payload, channel, spare=None):
     import pytest
     root = payload['root']
     events = []
-    rubric_modules = {os.path.basename(t['name'])[:-3] for t in payload['tests'] if t['name'].endswith('.py')}
-    helpers = {os.path.basename(t['name'])[:-3]: (t['name'], t['source']) for t in payload['tests']
-               if t['name'].endswith('.py') and not is_test_file(os.path.basename(t['name'])) and os.path.basename(t['name']) != 'conftest.py'}
-    names = student_module_names(root, [t['source'] for t in payload['tests']], rubric_modules, payload['mode'])
-    sub = None
-    if payload['mode'] == 'run':
-        memory = int(payload.get('memoryBytes') or 0)
-        sub = Submission(root, memory, int(payload['outputBytes']), payload['testTimeoutMs'], events,
-                         coverage=payload.get('coverage') is True)
-        sys.meta_path.insert(0, StudentFinder(names, lambda m: fill_module(sub, m, root), root))
+    # A rubric audit's mutant run: only "killed or not" matters, so pytest stops at the first failure.
+    args = (['-x'] if payload.get('stopAtFirstFailure') is True else []) + ARGS
+    config, plugin = session.take(args) or (None, None)
+    sub = _submission(payload, events, spare, session.finder_index(config))
+    if plugin is None:
+        plugin = EvigradePlugin(payload, channel, sub, events)
     else:
-        sys.meta_path.insert(0, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub), root))
-    sys.meta_path.insert(0, MemoryModules(helpers))
-    plugin = EvigradePlugin(payload, channel, sub, events)
+        plugin.__init__(payload, channel, sub, events)
     _serve_test_modules_from_memory(payload, plugin.import_failed)
-    args = ['-c', INI, '--rootdir', TESTS_DIR, '-p', 'no:cacheprovider', '--noconftest', '--capture=sys', '-q', TESTS_DIR]
-    if payload.get('stopAtFirstFailure') is True:
-        # A rubric audit's mutant run: only "killed or not" matters, so pytest stops at the first failure.
-        args.insert(0, '-x')
     try:
-        code = pytest.main(args, plugins=[plugin])
+        code = pytest.main(args, plugins=[plugin]) if config is None else session.main(config)
         if sub is not None and sub.coverage:
             _send_coverage(sub, channel)
         # Failing tests are verdicts; pytest failing in itself is the harness's failure, never one. So is a
@@ -341,6 +341,27 @@ def run(payload, channel):
             sub.kill()
     plugin.flush_events()
     return len(plugin.tests)
+
+
+def _submission(payload, events, spare, at):
+    """The submission's side (a run's process, or a collection's stubs) and the import finders, at `at` in sys.meta_path."""
+    root = payload['root']
+    rubric_modules = {os.path.basename(t['name'])[:-3] for t in payload['tests'] if t['name'].endswith('.py')}
+    helpers = {os.path.basename(t['name'])[:-3]: (t['name'], t['source']) for t in payload['tests']
+               if t['name'].endswith('.py') and not is_test_file(os.path.basename(t['name'])) and os.path.basename(t['name']) != 'conftest.py'}
+    names = student_module_names(root, [t['source'] for t in payload['tests']], rubric_modules, payload['mode'])
+    sub = None
+    if payload['mode'] == 'run':
+        memory = int(payload.get('memoryBytes') or 0)
+        sub = Submission(root, memory, int(payload['outputBytes']), payload['testTimeoutMs'], events,
+                         coverage=payload.get('coverage') is True, spare=spare)
+        sys.meta_path.insert(at, StudentFinder(names, lambda m: fill_module(sub, m, root), root))
+    else:
+        if spare is not None:
+            spare.discard()
+        sys.meta_path.insert(at, StudentFinder(names, lambda m: m.__class__ is CollectStub or setattr(m, '__class__', CollectStub), root))
+    sys.meta_path.insert(at, MemoryModules(helpers))
+    return sub
 
 
 def _send_coverage(sub, channel):

@@ -65,14 +65,14 @@ export const ConfigSchema = z
       .prefault({}),
     /**
      * Sandbox tuning. `docker_pool`: Docker containers started ahead per limit set, each waiting for its one job
-     * (EVIGRADE_DOCKER_POOL); 0 starts one per job. `python_fork_server` (EVIGRADE_PYTHON_FORK_SERVER=1; off by
-     * default): Python jobs forked from a test process that imported pytest once, each into its own sandbox (bwrap
-     * only; other backends start each job afresh, docs/python-harness.md "Fork server").
+     * (EVIGRADE_DOCKER_POOL); 0 starts one per job. `python_fork_server` (EVIGRADE_PYTHON_FORK_SERVER=0 turns it
+     * off; on by default): Python jobs forked from a test process that imported pytest once, each into its own sandbox
+     * (bwrap only; other backends start each job afresh, docs/python-harness.md "Fork server").
      */
     sandbox: z
       .object({
         docker_pool: z.number().int().min(0).max(32).default(2),
-        python_fork_server: z.boolean().default(false),
+        python_fork_server: z.boolean().default(true),
       })
       .strict()
       .prefault({}),

@@ -5,7 +5,8 @@
 // session of its own that keeps writing to /tmp. Every job runs the same submission, so each is both the student who
 // leaves and the next one who looks (its own token tells what it did from what an earlier job did); a hidden test
 // also looks at the forked test process itself before the submission acts. The first hidden test proves which path
-// ran (the fork server's `__main__`, or boot.py), so the test cannot pass by falling back unseen.
+// ran (the fork server's `__main__` and the configuration it made, or boot.py), so the test cannot pass by falling
+// back unseen.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +31,11 @@ const testsFor = (main: string): string => `import os, sys
 from solution import leave, found
 
 
-def test_started_by():
+def test_started_by(request):
     assert os.path.basename(sys.modules['__main__'].__file__) == ${JSON.stringify(main)}
+    # Forked: pytest's configuration is the one the template made (session.py), else this job's own.
+    taken = sys.modules['session'].TAKEN
+    assert [len(taken), all(c is request.config for c in taken)] == [${main === 'forkserver.py' ? 1 : 0}, True]
 
 
 def test_test_process_is_clean():
@@ -120,15 +124,16 @@ def found():
             continue
         if int(fd) not in OWN_FDS and path.startswith('/') and path != '/dev/null' and not path.startswith('/proc/'):
             seen.append('fd %s %s' % (fd, path))
-    # Every process of the submission's own code in this job: itself and the grandchild it started, nothing older.
+    # Every process of this job's pid namespace: its init, bwrap's holder, the test process, this one and the
+    # grandchild it started, nothing older (a submission's process forked ahead is not named student.py).
     for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
         try:
             with open('/proc/%s/cmdline' % pid, 'rb') as f:
                 cmd = f.read()
         except OSError:
             continue
-        if b'student.py' in cmd and int(pid) not in [os.getpid()] + DAEMON:
-            seen.append('process %s' % pid)
+        if int(pid) not in [1, os.getpid(), os.getppid()] + DAEMON and b'hold.py' not in cmd:
+            seen.append('process %s %r' % (pid, cmd[:80]))
     return seen
 `;
 

@@ -119,14 +119,14 @@ describe('flags and configuration', () => {
     expect((await loadConfig(null, { EVIGRADE_DB: '/srv/history' })).db.url).toBe('/srv/history');
   });
 
-  it('EVIGRADE_PYTHON_FORK_SERVER turns the Python fork server on (off by default), beside the Docker pool', async () => {
+  it('EVIGRADE_PYTHON_FORK_SERVER turns the Python fork server off (on by default, where the backend forks), beside the Docker pool', async () => {
     const sandbox = async (env: Record<string, string>) => (await loadConfig(null, env)).sandbox;
     expect([
       await sandbox({}),
       await sandbox({ EVIGRADE_PYTHON_FORK_SERVER: '1', EVIGRADE_DOCKER_POOL: '3' }),
       await sandbox({ EVIGRADE_PYTHON_FORK_SERVER: '0' }),
     ]).toEqual([
-      { docker_pool: 2, python_fork_server: false },
+      { docker_pool: 2, python_fork_server: true },
       { docker_pool: 3, python_fork_server: true },
       { docker_pool: 2, python_fork_server: false },
     ]);

@@ -5,6 +5,7 @@ import { EvigradeError } from '../../domain/errors.js';
 import type { Limits } from '../../domain/rubric.js';
 import { processTree, readOr } from './proc-tree.js';
 import { SANDBOX_PYTHON } from './python-rootfs.js';
+import { JOB_ENV } from './types.js';
 
 // The grader's side of the Python fork server (sandbox/python/forkserver.py, docs/python-harness.md "Fork server"):
 // templates that have imported pytest and the harness, one per job in flight, each forking one child per job into
@@ -58,6 +59,10 @@ export function decodeStatus(status: number): ForkExit {
   return { code: null, signal: SIGNALS[sig] ?? 'SIGKILL' };
 }
 
+// The template's interpreter starts in a job's environment, as a job's test process or submission process would (without
+// HOME it imports `pwd` at start, without LANG it coerces the C locale: spare.py records what a fresh one has).
+const TEMPLATE_ENV = Object.entries(JOB_ENV).flatMap(([k, v]) => ['--setenv', k, v]);
+
 function startTemplate(rootfs: string): Template {
   // The template's own sandbox: bwrap without a user namespace (the template keeps the grader's uid 0, so it may join
   // the user namespaces root creates for jobs) and without any capability; the Python root read-only as its root, no
@@ -66,7 +71,7 @@ function startTemplate(rootfs: string): Template {
   // set, bounding set included, and checks none is left.
   const proc = spawn(
     'bwrap',
-    ['--unshare-net', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP', '--die-with-parent', '--new-session', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--ro-bind', rootfs, '/', '--chdir', '/', '--', ...FORK_SERVER],
+    ['--unshare-net', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP', '--die-with-parent', '--new-session', '--clearenv', ...TEMPLATE_ENV, '--ro-bind', rootfs, '/', '--chdir', '/', '--', ...FORK_SERVER],
     { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } },
   );
   const lines: string[] = [];
