@@ -15,6 +15,7 @@ const P = require('./primordials.cjs');
 const { types } = require('node:util');
 const { createMaterializer, shellOf } = require('./accessors.cjs');
 const { hasSlotCopy } = require('./slots.cjs');
+const { setCounts } = require('./asymmetric-gate.cjs');
 const { MATCHER_KINDS } = require('./matcher-kinds.cjs');
 
 const isProxy = types.isProxy;
@@ -108,6 +109,8 @@ function createGuard(tamper) {
     INTRINSIC_CTORS.add(globalThis[name].prototype.constructor); // what a Compartment's global names (ses's shared one)
   }
   const branded = new WeakSet();
+  // Jest's equality counts as asymmetric matchers only the values test code made (asymmetric-gate.cjs).
+  setCounts((v) => WeakSetHas(branded, v));
   const brand = (v) => {
     if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
     return v;

@@ -223,6 +223,18 @@ exports.failLater = async () => { throw voter; };`,
     flags: [],
   },
   {
+    name: 'a class getter Jest reads while it compares (Symbol.toStringTag) plants an asymmetricMatch on the value after the walk: Jest counts only test-made matchers, so each fails (no flag; real Jest passes calls and returns)',
+    solution: `const vote = { asymmetricMatch: () => true };
+class Box { constructor() { this.v = 1; this.code = 1; } get [Symbol.toStringTag]() { this.v = vote; this.code = vote; return 'Object'; } }
+const planted = () => { const b = new Box(); Object.prototype.toString.call(b); return b; };
+exports.visit = (cb) => cb(new Box());
+exports.make = () => new Box();
+exports.fail = () => { throw new Box(); };
+exports.failLater = async () => { throw planted(); };`,
+    statuses: every('failed'),
+    flags: [],
+  },
+  {
     name: 'honest twins of the two above (the same getters, answering one value): every test passes, no flag',
     solution: `const fixed = (o, k, v) => Object.defineProperty(o, k, { get: () => v, enumerable: true });
 class Right extends Error { get message() { return 'right'; } }
