@@ -12,13 +12,10 @@ import type { Frame, TestTimeout } from '../../domain/sandbox.js';
 import { startJobClock, type JobClock } from './job-clock.js';
 
 /**
- * CPU time past a test's limit before the watch stops the job: the harness reports a timeout itself when it can (a
- * never-settling promise, a Python submission's process it stops, with the attempts it saw), and on a loaded machine
- * its own process may wait seconds for a CPU while a busy process of the job keeps running (a Python daemon outside
- * the submission's tree: python-time-cases.ts, which raced this on Docker with one second). The grace only delays
- * the stop of a loop that never yields; it changes no verdict.
+ * Own time the harness gets past a test's limit to report the timeout itself (a never-settling promise, a Python
+ * submission's process it stops): its own count and ours are sampled apart, so ours waits a little longer.
  */
-export const graceMs = (limitMs: number): number => Math.max(3000, Math.round(limitMs / 2));
+export const graceMs = (limitMs: number): number => Math.max(1000, Math.round(limitMs / 4));
 
 /**
  * Wall time before a test's clock starts: most tests end sooner and cost no /proc read at all. The test's own time
