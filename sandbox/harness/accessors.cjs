@@ -11,7 +11,7 @@
 // compared. What still decides equality on the copy (an asymmetricMatch, a computed Set…) is judged by guard.cjs.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
-const { hasSlotCopy, slotCopy } = require('./slots.cjs');
+const { slotCopy, uncopiedSlots, putOwn } = require('./slots.cjs');
 
 const getProto = Object.getPrototypeOf;
 const setProto = Object.setPrototypeOf;
@@ -85,9 +85,7 @@ function createMaterializer(opaque, isErrorStack) {
   const noteCopy = (c, v) => WeakMapSet(origins, c, originOf(v));
   // A Date, RegExp or typed array is copied with its slots (slots.cjs), as shellOf makes it: an own getter on one is read
   // once like any other (Jest compares a Date by its time alone; refusing the getter failed honest code).
-  const copyable = (v) =>
-    v !== null && typeof v === 'object' && !opaque(v) && (hasSlotCopy(v) || !(types.isPromise(v) || ArrayBuffer.isView(v) ||
-    types.isAnyArrayBuffer(v) || types.isBoxedPrimitive(v) || types.isWeakMap(v) || types.isWeakSet(v)));
+  const copyable = (v) => v !== null && typeof v === 'object' && !opaque(v) && !uncopiedSlots(v);
 
   /** Whether any copyable object reachable through own data (Map and Set entries too) has an own accessor. Runs no code. */
   function hasAccessor(root) {
@@ -140,11 +138,7 @@ function createMaterializer(opaque, isErrorStack) {
         const d = P.ObjectGetOwnPropertyDescriptor(v, k);
         if (d === undefined) continue; // a Proxy's ownKeys named a key its descriptor trap does not have
         const read = readOwn(v, k, d);
-        const kept = P.ObjectGetOwnPropertyDescriptor(c, k);
-        // The slotted copy's own property its slot keeps (a RegExp's lastIndex): it takes the value, not the descriptor.
-        if (kept !== undefined && !kept.configurable) c[k] = read.threw ? undefined : copy(read.value);
-        else if (read.threw) P.ObjectDefineProperty(c, k, { get: rethrowing(read.error), enumerable: d.enumerable, configurable: true });
-        else P.ObjectDefineProperty(c, k, { value: copy(read.value), writable: true, enumerable: d.enumerable, configurable: true });
+        putOwn(c, k, read.threw ? { get: rethrowing(read.error), enumerable: d.enumerable } : { value: copy(read.value), writable: true, enumerable: d.enumerable });
       }
       if (P.ArrayIsArray(v)) c.length = v.length;
     };

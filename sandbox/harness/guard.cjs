@@ -14,7 +14,7 @@
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
 const { createMaterializer, shellOf } = require('./accessors.cjs');
-const { hasSlotCopy } = require('./slots.cjs');
+const { uncopiedSlots, putOwn } = require('./slots.cjs');
 const { setCounts } = require('./asymmetric-gate.cjs');
 const { MATCHER_KINDS } = require('./matcher-kinds.cjs');
 const { createJestReads } = require('./jest-reads.cjs');
@@ -288,10 +288,8 @@ function createGuard(tamper) {
 
   // Errors are copied like plain objects (Jest compares their named properties, not their internal slot), Maps and Sets
   // with their entries, Dates, RegExps and typed arrays with what their slots hold (shellOf); values with other internal
-  // slots (a Promise, a boxed primitive, an ArrayBuffer, a DataView) are not: see slotted().
-  const ordinary = (r) =>
-    r !== null && typeof r === 'object' && !isProxy(r) &&
-    (hasSlotCopy(r) || !(types.isPromise(r) || ArrayBuffer.isView(r) || types.isAnyArrayBuffer(r) || types.isBoxedPrimitive(r)));
+  // slots (slots.cjs uncopiedSlots) are not: see slotted().
+  const ordinary = (r) => r !== null && typeof r === 'object' && !isProxy(r) && !uncopiedSlots(r);
 
   /**
    * A Promise, boxed primitive, ArrayBuffer or DataView that Jest reads a named property of (objectContaining): it is not
@@ -326,10 +324,6 @@ function createGuard(tamper) {
    * A copy with the same prototype and own properties (an array stays an array, a Map or Set keeps its entries; an
    * error's stack is copied as text), each configurable, so a value read later along it can take its place.
    */
-  const fixedOn = (o, k) => {
-    const d = P.ObjectGetOwnPropertyDescriptor(o, k);
-    return d !== undefined && !d.configurable;
-  };
   function cloneOwn(r) {
     const c = shellOf(r);
     noteCopy(c, r);
@@ -346,13 +340,7 @@ function createGuard(tamper) {
           // no stack then
         }
         P.ObjectDefineProperty(c, 'stack', { value: text, writable: true, enumerable: false, configurable: true });
-      } else if (fixedOn(c, keys[i])) {
-        // The shell's own property its slot keeps (a RegExp's lastIndex): it takes the value, not the descriptor.
-        if ('value' in d) c[keys[i]] = d.value;
-      } else {
-        d.configurable = true;
-        P.ObjectDefineProperty(c, keys[i], d);
-      }
+      } else putOwn(c, keys[i], d);
     }
     if (array) c.length = r.length;
     return c;
@@ -552,6 +540,12 @@ function createGuard(tamper) {
     if (k !== null) fail(name, 'the recorded ' + (list === state.calls ? 'calls' : 'results') + ' list has its own method ' + k);
   }
 
+  /** The count matchers read only that the value is a mock the test made, and its recorded list (LIST_CALLS). */
+  function countChecked(name, received) {
+    checkMockClaim(name, received);
+    if (isMock(received)) listCalls(name, received.mock);
+  }
+
   /** A mock the test made, or a value that does not claim to be one (Jest then reports it as not a mock). */
   function checkMockClaim(name, received) {
     if (isMock(received) || received === null || (typeof received !== 'function' && typeof received !== 'object')) return;
@@ -599,9 +593,7 @@ function createGuard(tamper) {
    * of the value is Jest's business here, so nothing else is judged.
    */
   function lengthAsData(name, received) {
-    // A Proxy's `length` is its get trap's answer: read once, into a copy, like a getter's.
-    const r0 = isProxy(received) ? materialize(received) : received;
-    return readChecked(() => readAlong(r0, LENGTH_SHAPE, true, 0)).value;
+    return readChecked(() => readAlong(received, LENGTH_SHAPE, true, 0)).value;
   }
 
   /** toThrow: the thrown value read as data (thrownWhy), in the function Jest calls or the value `.rejects` hands over. */
@@ -640,19 +632,15 @@ function createGuard(tamper) {
       const kind = MATCHER_KINDS[name];
       if (kind === undefined) throw new P.Error('evigrade: Jest matcher ' + name + ' has no kind in matcher-kinds.cjs');
       const wrapped = function (received, ...expected) {
+        // A Proxy's traps would answer what these matchers ask (its `length`, its prototype, its items): asked once, into
+        // a copy (accessors.cjs). The deep kinds do the same inside asData; a thrown Proxy is read in thrownWhy.
+        if ((kind === 'shallow' || kind === 'length') && isProxy(received)) received = materialize(received);
         if (kind === 'deep') received = deepAsData(name, received, expected);
         else if (kind === 'calls' || kind === 'returns') received = mockAsData(name, kind, received, expected);
-        else if (kind === 'count') {
-          checkMockClaim(name, received);
-          if (isMock(received)) listCalls(name, received.mock);
-        }
+        else if (kind === 'count') countChecked(name, received);
         else if (kind === 'length') received = lengthAsData(name, received);
         else if (kind === 'throws') return throwsAsData(name, orig, this, received, expected);
-        else if (kind === 'shallow') {
-          // A Proxy's traps would answer the question (its prototype, its items): asked once, into a copy.
-          if (isProxy(received)) received = materialize(received);
-          if (name === 'toBeInstanceOf') expected[0] = classAsData(name, expected[0]);
-        }
+        else if (kind === 'shallow' && name === 'toBeInstanceOf') expected[0] = classAsData(name, expected[0]);
         return run(name, orig, this, [received, ...expected]);
       };
       if (internalFlag && orig[internalFlag] !== undefined) P.ObjectDefineProperty(wrapped, internalFlag, { value: orig[internalFlag] });

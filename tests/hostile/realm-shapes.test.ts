@@ -113,6 +113,32 @@ class Temperature2 { static #count = 0; static create(c) { Temperature2.#count++
 exports.Temperature2 = Temperature2;
 exports.errorWithGetterCode = () => { const e = new TypeError('bad input'); Object.defineProperty(e, 'code', { get: () => 'E_BAD', enumerable: true }); throw e; };
 exports.agg = () => { throw new AggregateError([new Error('a'), new Error('b')], 'many'); };
+// A constructor returning a validating Proxy of itself; subclasses of a class a logging Proxy wraps; a lazy stream
+// whose getter makes the next node; an own getter on an array; an Array subclass with its own map; instances with
+// toJSON; Symbol-keyed nested data; Proxy-wrapped classes in expect.any and arrayOf; a frozen value class.
+class Validated { constructor(o) { Object.assign(this, o); return new Proxy(this, { set(t, k, v) { if (typeof v !== 'number') throw new TypeError('numbers only'); t[k] = v; return true; } }); } get sum() { return Object.values(this).reduce((a, b) => a + b, 0); } }
+exports.validated = (o) => new Validated(o); exports.Validated = Validated;
+const Base2 = new Proxy(class Base2 { constructor() { this.kind = 'base'; } get tag() { return 'B:' + this.kind; } }, { construct: (t, a, nt) => Reflect.construct(t, a, nt) });
+class Ring extends Base2 { constructor(r) { super(); this.r = r; } }
+exports.Ring = Ring; exports.Base2 = Base2;
+class Stream { constructor(h) { this.head = h; } get tail() { return new Stream(this.head + 1); } }
+exports.stream = (h) => new Stream(h);
+exports.withArrGetter = () => Object.defineProperty([1, 2, 3], 'sum', { get() { return this.reduce((a, b) => a + b, 0); }, enumerable: false });
+class Vector extends Array { map(f) { return Vector.from(Array.prototype.map.call(this, f)); } get norm() { return Math.hypot(...this); } }
+exports.vector = (...x) => Vector.from(x);
+class Celsius { constructor(c) { this._c = c; } get celsius() { return this._c; } toJSON() { return { celsius: this._c }; } }
+exports.temps = () => [new Celsius(1), new Celsius(2)];
+exports.KEY = Symbol('k');
+exports.symObj = () => ({ [exports.KEY]: { deep: [1] }, plain: true });
+class Tile { area() { return 0; } }
+exports.ProxTile = new Proxy(Tile, {});
+exports.tiles = () => [new Tile(), new Tile()];
+class Err2 extends Error { get name() { return 'Err2'; } }
+exports.rejects = async () => { throw new Err2('boom'); };
+exports.ProxErr = new Proxy(Err2, {});
+class Imm { #v; constructor(v) { this.#v = v; Object.freeze(this); } with(v) { return new Imm(v); } get value() { return this.#v; } }
+exports.imm = (v) => new Imm(v);
+exports.defProps = () => Object.defineProperties({}, { a: { value: 1, enumerable: true }, b: { get: () => 2, enumerable: true }, hidden: { value: 3 } });
 `;
 
 const HEAD = "const s = require('./solution');\n";
@@ -218,6 +244,23 @@ const HONEST_TESTS = [
   `test('arrayContaining of class instances', () => { expect([s.account('a'), s.account('b')]).toEqual(expect.arrayContaining([s.account('b')])); });`,
   `test('toContainEqual class instances', () => { expect([s.fpoint(1), s.fpoint(2)]).toContainEqual(s.fpoint(2)); });`,
   `test('not toEqual', () => { expect(s.list(1)).not.toEqual(s.list(2)); expect(s.bag(1)).not.toEqual([2]); });`,
+  `test('validated proxy instance', () => { const v = s.validated({ a: 1, b: 2 }); expect(v).toEqual({ a: 1, b: 2 }); expect(v).toBeInstanceOf(s.Validated); expect(v).toHaveProperty('sum', 3); expect(v).toMatchObject({ a: 1, sum: 3 }); expect(() => { v.c = 'x'; }).toThrow(TypeError); });`,
+  `test('validated proxy strict', () => { expect(s.validated({ a: 1 })).toStrictEqual(s.validated({ a: 1 })); });`,
+  `test('validated in mock', () => { const f = jest.fn(); f(s.validated({ a: 1 })); expect(f).toHaveBeenCalledWith({ a: 1 }); expect(f).toHaveBeenCalledWith(expect.any(s.Validated)); });`,
+  `test('ring of proxied base', () => { expect(new s.Ring(2)).toStrictEqual(new s.Ring(2)); expect(new s.Ring(2)).toMatchObject({ r: 2, tag: 'B:base' }); expect(new s.Ring(1)).toEqual(expect.any(s.Base2)); });`,
+  `test('ring mock', () => { const f = jest.fn(); f(new s.Ring(1)); expect(f).toHaveBeenCalledWith(expect.any(s.Ring)); expect(f).toHaveBeenLastCalledWith(new s.Ring(1)); });`,
+  `test('stream', () => { expect(s.stream(1)).toMatchObject({ head: 1, tail: { head: 2, tail: { head: 3 } } }); expect(s.stream(1)).toHaveProperty('tail.tail.head', 3); expect(s.stream(1)).toEqual(s.stream(1)); });`,
+  `test('stream wrong', () => { expect(s.stream(1)).toMatchObject({ tail: { tail: { head: 4 } } }); });`,
+  `test('array getter', () => { expect(s.withArrGetter()).toEqual([1, 2, 3]); expect(s.withArrGetter()).toHaveProperty('sum', 6); });`,
+  `test('vector map', () => { expect(s.vector(3, 4).map((x) => x * 2)).toEqual([6, 8]); expect(s.vector(3, 4)).toHaveProperty('norm', 5); expect(s.vector(3, 4)).toMatchObject([3, 4]); expect(s.vector(1)).toStrictEqual(s.vector(1)); });`,
+  `test('toJSON instances', () => { expect(s.temps()).toContainEqual(expect.objectContaining({ celsius: 2 })); expect(JSON.parse(JSON.stringify(s.temps()))).toEqual([{ celsius: 1 }, { celsius: 2 }]); expect(s.temps()).toEqual(expect.arrayContaining([expect.objectContaining({ celsius: 1 })])); });`,
+  `test('symbol nested', () => { expect(s.symObj()).toEqual({ [s.KEY]: { deep: [1] }, plain: true }); expect(s.symObj()).toMatchObject({ [s.KEY]: { deep: [1] } }); });`,
+  `test('proxied class in any and arrayOf', () => { expect(s.tiles()).toEqual([expect.any(s.ProxTile), expect.any(s.ProxTile)]); expect(s.tiles()).toEqual(expect.arrayOf(expect.any(s.ProxTile))); });`,
+  `test('proxied error class, rejects', async () => { await expect(s.rejects()).rejects.toThrow(s.ProxErr); await expect(s.rejects()).rejects.toBeInstanceOf(s.ProxErr); await expect(s.rejects()).rejects.toMatchObject({ name: 'Err2' }); });`,
+  `test('proxied error class, not thrown', () => { expect(() => { throw new TypeError('x'); }).not.toThrow(s.ProxErr); });`,
+  `test('frozen value class', () => { expect(s.imm(1).with(2)).toEqual(s.imm(2)); expect(s.imm(1).with(2)).toHaveProperty('value', 2); });`,
+  `test('frozen value class, wrong', () => { expect(s.imm(1)).toMatchObject({ value: 2 }); });`,
+  `test('defineProperties', () => { expect(s.defProps()).toEqual({ a: 1, b: 2 }); expect(s.defProps()).toHaveProperty('hidden', 3); expect(s.defProps()).toStrictEqual({ a: 1, b: 2 }); });`,
 ];
 
 /** Runs `work` over `items`, `n` at a time. */
