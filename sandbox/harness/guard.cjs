@@ -57,8 +57,6 @@ const LIST_CALLS = Object.freeze({ toHaveBeenCalledWith: ['some'], toHaveReturne
 const NO_CALLS = Object.freeze([]);
 // A String object: stringContaining calls `includes`, stringMatching converts it (toString, valueOf, toPrimitive).
 const JEST_CALLS_STRING = ['includes', 'indexOf', 'toString', 'valueOf', Symbol.toPrimitive, Symbol.iterator];
-// Beyond this many objects a received value is not walked further and cannot count (padding must not hide a forgery).
-const NODE_LIMIT = 200000;
 
 // lockdown's override taming turns data properties of intrinsic prototypes into
 // accessors; those accessors are the platform's, frozen, never the submission's.
@@ -123,81 +121,93 @@ function createGuard(tamper) {
 
   /**
    * Why `value` could decide its own comparison, or null. Runs no code of the value. `arrayCalls`: the methods Jest may
-   * call on an array in it during this comparison (jest-reads.cjs `arrayCallsFor` of the expected value).
+   * call on an array in it during this comparison (jest-reads.cjs `arrayCallsFor` of the expected value). A walk with a
+   * stack of its own, every object once: no depth or size makes a value refused (issue 30, fourth round: a linked list
+   * of 1,200 nodes was refused as "too deep to check"); its time is the test's own, like Jest's comparison after it.
    */
   function selfDecided(value, label, arrayCalls) {
     const seen = new WeakSet();
-    let budget = NODE_LIMIT;
-    function visit(v, where, depth) {
-      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return null;
-      if (WeakSetHas(seen, v) || WeakSetHas(branded, v)) return null;
-      if (budget-- <= 0 || depth > 1000) return where + ' is too large or too deep to check (over ' + NODE_LIMIT + ' objects or 1000 levels)';
+    const stack = [value, label];
+    while (stack.length > 0) {
+      const where = P.ArrayPop(stack);
+      const v = P.ArrayPop(stack);
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) continue;
+      if (WeakSetHas(seen, v) || WeakSetHas(branded, v)) continue;
       WeakSetAdd(seen, v);
       if (isProxy(v)) return where + ' is a Proxy';
       // The platform's own constructors and prototypes (a submission returning [Array, Map]) are not its doing.
-      if (INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v)) return null;
-      if (chainTooLong(v)) return where + ' has a prototype chain longer than ' + CHAIN_LIMIT + ' objects';
-      const am = descriptorOnChain(v, 'asymmetricMatch');
-      if (am && !am.intrinsic) return where + ' carries an asymmetricMatch method that test code did not make';
-      const keys = ownKeys(v);
-      const setOrMap = isSet(v) || isMap(v);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
-        const d = P.ObjectGetOwnPropertyDescriptor(v, k);
-        const label = typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : k;
-        if (d.get || d.set) {
-          if (typeof v === 'function' || isErrorStack(v, k) || isRethrower(d.get)) continue;
-          return where + ' has an accessor property "' + label + '"';
-        }
-        // A function's or class's own `prototype` object names it as its constructor: the language's shape, not a claim.
-        if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function' && !isPrototypeOf(v, d.value)) return where + ' has its own "constructor" method';
-        if (typeof k === 'string' && IMMUTABLE.test(k)) return where + ' carries an Immutable.js marker';
-      }
-      const claim = claimsKind(v, arrayCalls);
-      if (claim) return where + claim;
-      if (!setOrMap && typeof v === 'object') {
-        if (inheritsFrom(v, Set.prototype)) return where + ' pretends to be a Set';
-        if (inheritsFrom(v, Map.prototype)) return where + ' pretends to be a Map';
-      }
-      // A Set or Map still claiming its base constructor (Jest then trusts its own methods) must use the intrinsic ones.
-      const ctorD = setOrMap ? descriptorOnChain(v, 'constructor') : null;
-      if (ctorD && (ctorD.intrinsic || ctorD.value === Set || ctorD.value === Map)) {
-        const proto = isSet(v) ? Set.prototype : Map.prototype;
-        for (let i = 0; i < SET_MAP_METHODS.length; i++) {
-          const d = descriptorOnChain(v, SET_MAP_METHODS[i]);
-          const intr = P.ObjectGetOwnPropertyDescriptor(proto, SET_MAP_METHODS[i]);
-          if (d && !d.intrinsic && intr && (d.value !== intr.value || d.get !== intr.get)) return where + ' replaces ' + P.String(SET_MAP_METHODS[i]) + ' of its ' + (isSet(v) ? 'Set' : 'Map');
-        }
-      }
-      let found = null;
-      if (isMap(v)) {
-        MapForEach(v, (val, key) => { found = found || visit(key, where + ' (a key)', depth + 1) || visit(val, where + ' (a value)', depth + 1); });
-      } else if (isSet(v)) {
-        SetForEach(v, (val) => { found = found || visit(val, where + ' (an element)', depth + 1); });
-      }
-      if (found) return found;
-      for (let i = 0; i < keys.length; i++) {
-        const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
-        if (!('value' in d)) continue;
-        const r = visit(d.value, where + (typeof keys[i] === 'symbol' ? '[symbol]' : '.' + keys[i]), depth + 1);
-        if (r) return r;
-      }
-      // Jest also reads inherited properties (toMatchObject, toHaveProperty, objectContaining): the data values the
-      // submission's own prototypes hold are walked too. (Their accessors are a class's getters, ordinary code.)
-      for (let o = getProto(v), n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
-        if (WeakSetHas(seen, o)) break;
-        WeakSetAdd(seen, o);
-        const protoKeys = ownKeys(o);
-        for (let i = 0; i < protoKeys.length; i++) {
-          const d = P.ObjectGetOwnPropertyDescriptor(o, protoKeys[i]);
-          if (protoKeys[i] === 'constructor' || !('value' in d)) continue;
-          const r = visit(d.value, where + ' (inherited ' + (typeof protoKeys[i] === 'symbol' ? '[symbol]' : protoKeys[i]) + ')', depth + 1);
-          if (r) return r;
-        }
-      }
-      return null;
+      if (INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v)) continue;
+      const why = nodeDecides(v, where, arrayCalls);
+      if (why) return where + why;
+      const next = childrenOf(v, where, seen);
+      for (let i = next.length - 2; i >= 0; i -= 2) P.ArrayPush(stack, next[i], next[i + 1]);
     }
-    return visit(value, label, 0);
+    return null;
+  }
+
+  /** Why the object `v` itself (not what it holds) could decide a comparison, or null. Runs no code of `v`. */
+  function nodeDecides(v, where, arrayCalls) {
+    if (chainTooLong(v)) return ' has a prototype chain longer than ' + CHAIN_LIMIT + ' objects';
+    const am = descriptorOnChain(v, 'asymmetricMatch');
+    if (am && !am.intrinsic) return ' carries an asymmetricMatch method that test code did not make';
+    const keys = ownKeys(v);
+    const setOrMap = isSet(v) || isMap(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const d = P.ObjectGetOwnPropertyDescriptor(v, k);
+      const label = typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : k;
+      if (d.get || d.set) {
+        if (typeof v === 'function' || isErrorStack(v, k) || isRethrower(d.get)) continue;
+        return ' has an accessor property "' + label + '"';
+      }
+      // A function's or class's own `prototype` object names it as its constructor: the language's shape, not a claim.
+      if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function' && !isPrototypeOf(v, d.value)) return ' has its own "constructor" method';
+      if (typeof k === 'string' && IMMUTABLE.test(k)) return ' carries an Immutable.js marker';
+    }
+    const claim = claimsKind(v, arrayCalls);
+    if (claim) return claim;
+    if (!setOrMap && typeof v === 'object') {
+      if (inheritsFrom(v, Set.prototype)) return ' pretends to be a Set';
+      if (inheritsFrom(v, Map.prototype)) return ' pretends to be a Map';
+    }
+    // A Set or Map still claiming its base constructor (Jest then trusts its own methods) must use the intrinsic ones.
+    const ctorD = setOrMap ? descriptorOnChain(v, 'constructor') : null;
+    if (ctorD && (ctorD.intrinsic || ctorD.value === Set || ctorD.value === Map)) {
+      const proto = isSet(v) ? Set.prototype : Map.prototype;
+      for (let i = 0; i < SET_MAP_METHODS.length; i++) {
+        const d = descriptorOnChain(v, SET_MAP_METHODS[i]);
+        const intr = P.ObjectGetOwnPropertyDescriptor(proto, SET_MAP_METHODS[i]);
+        if (d && !d.intrinsic && intr && (d.value !== intr.value || d.get !== intr.get)) return ' replaces ' + P.String(SET_MAP_METHODS[i]) + ' of its ' + (isSet(v) ? 'Set' : 'Map');
+      }
+    }
+    return null;
+  }
+
+  /**
+   * What the walk visits after `v`, in order, as [value, where] pairs flattened: a Map's keys and values, a Set's
+   * elements, own data values, then the data values the submission's own prototypes hold (Jest also reads inherited
+   * properties: toMatchObject, toHaveProperty, objectContaining; their accessors are a class's getters, ordinary code).
+   */
+  function childrenOf(v, where, seen) {
+    const out = [];
+    if (isMap(v)) MapForEach(v, (val, key) => P.ArrayPush(out, key, where + ' (a key)', val, where + ' (a value)'));
+    else if (isSet(v)) SetForEach(v, (val) => P.ArrayPush(out, val, where + ' (an element)'));
+    const keys = ownKeys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
+      if ('value' in d) P.ArrayPush(out, d.value, where + (typeof keys[i] === 'symbol' ? '[symbol]' : '.' + keys[i]));
+    }
+    for (let o = getProto(v), n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
+      if (WeakSetHas(seen, o)) break;
+      WeakSetAdd(seen, o);
+      const protoKeys = ownKeys(o);
+      for (let i = 0; i < protoKeys.length; i++) {
+        const d = P.ObjectGetOwnPropertyDescriptor(o, protoKeys[i]);
+        if (protoKeys[i] === 'constructor' || !('value' in d)) continue;
+        P.ArrayPush(out, d.value, where + ' (inherited ' + (typeof protoKeys[i] === 'symbol' ? '[symbol]' : protoKeys[i]) + ')');
+      }
+    }
+    return out;
   }
 
   /**

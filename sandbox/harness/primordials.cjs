@@ -20,6 +20,7 @@ module.exports = Object.freeze({
   JSONParse: JSON.parse,
   ArrayIsArray: Array.isArray,
   ArrayPush: uncurry(Array.prototype.push),
+  ArrayPop: uncurry(Array.prototype.pop),
   StringSlice: uncurry(String.prototype.slice),
   StringSplit: uncurry(String.prototype.split),
   PromiseThen: uncurry(Promise.prototype.then),

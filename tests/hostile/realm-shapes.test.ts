@@ -139,6 +139,18 @@ exports.ProxErr = new Proxy(Err2, {});
 class Imm { #v; constructor(v) { this.#v = v; Object.freeze(this); } with(v) { return new Imm(v); } get value() { return this.#v; } }
 exports.imm = (v) => new Imm(v);
 exports.defProps = () => Object.defineProperties({}, { a: { value: 1, enumerable: true }, b: { get: () => 2, enumerable: true }, hidden: { value: 3 } });
+// Deep and large data: linked lists of thousands of nodes (data and private-field getters), deep nesting, 250,000
+// objects, a cycle through an own getter and through a class getter, a case-insensitive Set subclass.
+exports.chain = (n) => { let head = null; for (let i = n; i > 0; i--) head = { value: i, next: head }; return head; };
+class LNode { #v; #n; constructor(v, n) { this.#v = v; this.#n = n; } get value() { return this.#v; } get next() { return this.#n; } }
+exports.gchain = (n) => { let head = null; for (let i = n; i > 0; i--) head = new LNode(i, head); return head; };
+exports.ownCycle = () => { const o = { x: 1 }; Object.defineProperty(o, 'self', { get: () => o, enumerable: true }); return o; };
+class Selfish { constructor() { this.x = 1; } get self() { return this; } }
+exports.selfish = () => new Selfish();
+class CISet extends Set { has(v) { return super.has(String(v).toLowerCase()); } add(v) { return super.add(String(v).toLowerCase()); } }
+exports.ciset = (...xs) => new CISet(xs);
+exports.nested = (d) => { let o = { leaf: true }; for (let i = 0; i < d; i++) o = { child: o }; return o; };
+exports.many = (n) => Array.from({ length: n }, (_, i) => ({ i }));
 `;
 
 const HEAD = "const s = require('./solution');\n";
@@ -261,6 +273,16 @@ const HONEST_TESTS = [
   `test('frozen value class', () => { expect(s.imm(1).with(2)).toEqual(s.imm(2)); expect(s.imm(1).with(2)).toHaveProperty('value', 2); });`,
   `test('frozen value class, wrong', () => { expect(s.imm(1)).toMatchObject({ value: 2 }); });`,
   `test('defineProperties', () => { expect(s.defProps()).toEqual({ a: 1, b: 2 }); expect(s.defProps()).toHaveProperty('hidden', 3); expect(s.defProps()).toStrictEqual({ a: 1, b: 2 }); });`,
+  `test('long list', () => { expect(s.chain(1200)).toEqual(s.chain(1200)); expect(s.chain(3000)).toStrictEqual(s.chain(3000)); });`,
+  `test('long list of getters', () => { expect(s.gchain(1200)).toEqual(s.gchain(1200)); expect(s.gchain(1200)).toHaveProperty('next.next.value', 3); });`,
+  `test('long list of getters, wrong', () => { expect(s.gchain(3)).toMatchObject({ value: 1, next: { value: 2, next: { value: 4 } } }); });`,
+  `test('long list in a call', () => { const f = jest.fn(); f(s.chain(1500)); expect(f).toHaveBeenCalledWith(s.chain(1500)); });`,
+  `test('deep nesting', () => { expect(s.nested(1500)).toEqual(s.nested(1500)); });`,
+  `test('deep nesting, wrong', () => { expect(s.nested(1500)).toMatchObject(s.nested(1501)); });`,
+  `test('many objects', () => { expect(s.many(250000)).toHaveLength(250000); expect(s.many(250000)).toEqual(s.many(250000)); });`,
+  `test('cycle through an own getter', () => { expect(s.ownCycle()).toEqual(s.ownCycle()); expect(s.ownCycle()).toHaveProperty('self.self.x', 1); });`,
+  `test('cycle through a class getter', () => { expect(s.selfish()).toMatchObject({ x: 1, self: { x: 1, self: { x: 1 } } }); expect(s.selfish()).toEqual(s.selfish()); });`,
+  `test('case-insensitive Set subclass', () => { expect(s.ciset('A', 'b')).toEqual(s.ciset('a', 'B')); expect(s.ciset('A').has('a')).toBe(true); });`,
 ];
 
 /** Runs `work` over `items`, `n` at a time. */
@@ -393,6 +415,20 @@ exports.list = () => All.from(['a']);`,
     solution: `${OWN}exports.run = (f) => { own(f.mock.results, 'reduce', () => 5); };`,
     tests: `test('times', () => { const f = jest.fn(); s.run(f); expect(f).toHaveReturnedTimes(5); });`,
     statuses: { times: 'error' },
+    flags: FLAG,
+  },
+  {
+    name: 'a voter 3,000 levels down: the walk has no depth at which it stops, so it is still found and refused',
+    solution: `exports.deep = () => { let o = { asymmetricMatch: () => true }; for (let i = 0; i < 3000; i++) o = { child: o }; return o; };`,
+    tests: `test('deep', () => { const d = s.deep(); let e = {}; for (let i = 0; i < 3000; i++) e = { child: e }; expect(d).toEqual(e); });`,
+    statuses: { deep: 'error' },
+    flags: FLAG,
+  },
+  {
+    name: 'a voter after 250,000 objects: the walk has no size at which it stops, so it is still found and refused',
+    solution: `exports.wide = () => [...Array.from({ length: 250000 }, (_, i) => ({ i })), { asymmetricMatch: () => true }];`,
+    tests: `test('wide', () => { expect(s.wide()).toEqual([]); });`,
+    statuses: { wide: 'error' },
     flags: FLAG,
   },
 ];
