@@ -125,6 +125,7 @@ def install(root, fd):
 
     sys.addaudithook(hook)
     _watch_environ(report, root)
+    _watch_unaudited(report, root, me)
 
 
 def _watch_environ(report, root):
@@ -174,3 +175,42 @@ def _watch_environ(report, root):
     if hasattr(os, 'environb'):
         os.environb = Watched(env._data, os.environb.encodekey, os.environb.decodekey, os.environb.encodevalue,
                               os.environb.decodevalue)
+
+
+def _watch_unaudited(report, root, me):
+    """Two C functions CPython calls without an audit event: `_posixsubprocess.fork_exec` (what subprocess runs
+    after its own event) and `signal.pidfd_send_signal` (a signal through a pidfd, `os.pidfd_open`). Each becomes
+    a wrapper in its C module (and in `signal`, which copied it) that reports a call the submission's own code
+    makes, then calls the original."""
+    import _posixsubprocess
+    import _signal
+    getframe = sys._getframe
+    fork_exec, send = _posixsubprocess.fork_exec, getattr(_signal, 'pidfd_send_signal', None)
+
+    def own_caller():
+        f = getframe(2)
+        return f is not None and f.f_code.co_filename.startswith(root + '/')
+
+    def pid_of(fd):
+        try:
+            with open('/proc/self/fdinfo/%d' % fd) as f:
+                return next((int(line.split()[1]) for line in f if line.startswith('Pid:')), None)
+        except (OSError, ValueError, TypeError, IndexError):
+            return None
+
+    def watched_fork_exec(*args):
+        if own_caller():
+            report(SPAWN, '_posixsubprocess.fork_exec %s' % repr(args[0] if args else None)[:120])
+        return fork_exec(*args)
+
+    def watched_send(pidfd, sig, *rest):
+        pid = pid_of(pidfd)
+        if pid != me:
+            report(SIGNAL, 'signal.pidfd_send_signal(%r, %r)' % (pid, sig))
+        return send(pidfd, sig, *rest)
+
+    _posixsubprocess.fork_exec = watched_fork_exec
+    if send is not None:
+        _signal.pidfd_send_signal = watched_send
+        if 'signal' in sys.modules:
+            sys.modules['signal'].pidfd_send_signal = watched_send

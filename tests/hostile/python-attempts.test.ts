@@ -72,6 +72,16 @@ const ATTEMPTS: Case[] = [
       'sandbox.attempt.native: looked up getppid',
     ],
   },
+  {
+    // Two C functions CPython runs without an audit event: a process through _posixsubprocess, and a signal to
+    // the test process through a pidfd.
+    name: 'unaudited doors: _posixsubprocess.fork_exec and a signal through a pidfd, by built names',
+    code: `import importlib\nps = importlib.import_module('_posix' + 'subprocess')\nsig = importlib.import_module('sig' + 'nal')\nm = importlib.import_module('o' + 's')\ntry:\n    ps.fork_exec(['/bin/sh', '-c', 'id'])\nexcept (TypeError, OSError):\n    pass\n\n\ndef total(xs):\n    sig.pidfd_send_signal(m.pidfd_open(m.getppid()), 0)\n    return sum(xs)\n`,
+    attempts: [
+      "sandbox.attempt.spawn: _posixsubprocess.fork_exec ['/bin/sh', '-c', 'id']",
+      'sandbox.attempt.signal: signal.pidfd_send_signal(1, 0)',
+    ],
+  },
 ];
 
 // Honest code: none of this is an attempt.
@@ -106,7 +116,7 @@ function attemptsOf(r: Report): string[] {
 }
 
 /** A signal to the test process: its pid differs by backend (1 where it is its namespace's init). */
-const samePid = (d: string): string => d.replace(/os\.kill\(\d+, 0\)/, 'os.kill(1, 0)');
+const samePid = (d: string): string => d.replace(/(os\.kill|signal\.pidfd_send_signal)\(\d+, 0\)/, '$1(1, 0)');
 
 function check(r: Report, c: Case): void {
   expect(statuses(r)).toEqual(ALL_PASS); // no points change: the tests decide what the code earns
