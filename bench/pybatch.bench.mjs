@@ -73,11 +73,13 @@ const grade =
       },
     );
 // The fork server (sandbox.python_fork_server, bwrap only) beside the default path, same build, caches of its own.
+// `BENCH_FORK=only`: the fork server's rows alone (the default path since 2026-11-27), for a shorter paired run.
 const FORK = process.env.BENCH_FORK !== '0' && SANDBOX === 'bwrap';
+const UNFORKED = process.env.BENCH_FORK !== 'only' || !FORK;
 const builds = [
-  ['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })],
+  ...(UNFORKED ? [['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
   ...(FORK ? [['this build, fork server', grade(BIN, 'cache-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]] : []),
-  ...(BASE ? [['base build', grade(BASE, 'cache-base', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
+  ...(BASE && UNFORKED ? [['base build', grade(BASE, 'cache-base', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
   ...(BASE && FORK
     ? [['base build, fork server', grade(BASE, 'cache-base-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]]
     : []),
