@@ -3,7 +3,8 @@
 //              unsandboxed): what running the tests at all costs;
 //   peer     — one `python3 -m pytest` per submission (the usual Python autograder);
 //   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included; with
-//              bwrap, with the Python fork server off and on (EVIGRADE_PYTHON_FORK_SERVER=0/1; `BENCH_FORK=0` skips the latter).
+//              bwrap, with the Python fork server off and on (EVIGRADE_PYTHON_FORK_SERVER=0/1; `BENCH_FORK=0` skips the
+//              latter, `BENCH_FORK=only` the former).
 // The class: `BENCH_CLASS` (24) and `BENCH_BIG` (240) copies of the `say` reference (bench/python-say: its
 // unittest file of 20 tests). The floor and the peer are sampled before and after every graded class (this VM's
 // speed drifts within minutes) and read as the median of all samples. `BENCH_BASE_BIN` grades the same classes
