@@ -39,7 +39,7 @@ export interface ForkedJob {
   readonly exit: Promise<ForkExit>;
 }
 
-/** Forks the job's process into the sandbox whose holder (hold.py) has this host pid. */
+/** Forks the job's process into the sandbox whose holder (HOLDER_PROGRAM) has this host pid. */
 export type Join = (holder: number) => Promise<ForkedJob>;
 
 export interface PythonForks {
