@@ -70,11 +70,6 @@ function createExpect(integrity, tamper, guard) {
       });
     }
   }
-  // Asymmetric matchers count only when test code made them: everything these return is branded.
-  const branding = (target, source) => (k) => {
-    const fn = source[k];
-    target[k] = typeof fn === 'function' ? (...a) => guard.brand(P.ReflectApply(fn, source, checkSample(k, a))) : fn;
-  };
   // expect.any(C) asks `instanceof C`: a class of the submission's that answers that itself would decide the match.
   function checkSample(k, args) {
     if (k === 'any' && customInstanceOf(args[0])) {
@@ -83,13 +78,14 @@ function createExpect(integrity, tamper, guard) {
     }
     return args;
   }
+  const not = {};
+  const factories = brandingFactories(guard, checkSample);
   for (const k of Reflect.ownKeys(realExpect)) {
     if (k === 'length' || k === 'name' || k === 'prototype') continue;
     if (k === 'not') {
-      const not = {};
-      for (const n of Reflect.ownKeys(realExpect.not)) branding(not, realExpect.not)(n);
-      expect.not = P.ObjectFreeze(not);
-    } else if (ASYMMETRIC.includes(k)) branding(expect, realExpect)(k);
+      for (const n of Reflect.ownKeys(realExpect.not)) factories.offer(not, realExpect.not, n);
+      expect.not = not;
+    } else if (ASYMMETRIC.includes(k)) factories.offer(expect, realExpect, k);
     else expect[k] = realExpect[k];
   }
   // The equality testers every toEqual consults: a live array a submission can reach through a caught assertion
@@ -97,20 +93,68 @@ function createExpect(integrity, tamper, guard) {
   // expect.addEqualityTesters; anything else is seen at the next expect() (red-team pass, hostile class 10).
   const testers = globalThis[JEST_MATCHERS].customEqualityTesters;
   // Custom matchers (expect.extend) and testers a hidden test adds join the watched state: added through the API,
-  // not tampering.
-  const rewatching = (method, label) => (...a) => {
-    const out = P.ReflectApply(realExpect[method], realExpect, a);
-    integrity.rewatch(label);
+  // not tampering. A custom matcher is also an asymmetric matcher in Jest (expect.toBeWithinRange(1, 10),
+  // expect.not.toBeWithinRange(…)): Jest defines its factories on its own expect, and the tests' expect offers them
+  // branded, as it offers expect.any. Only the tests hold this expect (the submission's realm has none: docs/harness.md).
+  const realExtend = realExpect.extend;
+  expect.extend = (matchers) => {
+    try {
+      return P.ReflectApply(realExtend, realExpect, [matchers]);
+    } finally {
+      // Jest defines the factories one matcher at a time: those it made before refusing one are offered too.
+      const names = matchers !== null && matchers !== undefined ? P.ObjectKeys(matchers) : [];
+      for (let i = 0; i < names.length; i++) {
+        factories.offer(expect, realExpect, names[i]);
+        factories.offer(not, realExpect.not, names[i]);
+      }
+      for (const label of ['jest-matchers', 'expect', 'expect.not']) integrity.rewatch(label);
+    }
+  };
+  expect.addEqualityTesters = (...a) => {
+    const out = P.ReflectApply(realExpect.addEqualityTesters, realExpect, a);
+    integrity.rewatch('jest-equality-testers');
     return out;
   };
-  expect.extend = rewatching('extend', 'jest-matchers');
-  expect.addEqualityTesters = rewatching('addEqualityTesters', 'jest-equality-testers');
-  P.ObjectFreeze(expect);
+  // Not frozen: expect.extend adds factories. Every property is fixed; a new one appears only through extend (the
+  // integrity watch says so at the next expect()).
+  lockProperties(expect);
+  lockProperties(not);
   integrity.watch('expect', expect, true);
+  integrity.watch('expect.not', not, true);
   integrity.watch('jest-matchers', globalThis[JEST_MATCHERS].matchers, true);
   integrity.watch('jest-equality-testers', testers, true);
   integrity.watch('jest-matchers-object', globalThis[JEST_MATCHERS], true);
   return { expect, realExpect };
+}
+
+/**
+ * The tests' asymmetric-matcher factories (`expect.any`, `expect.not.objectContaining`, a custom matcher's
+ * `expect.toBeWithinRange`): each brands what it returns, so Jest's equality counts it (asymmetric-gate.cjs). One fixed
+ * function per name, calling the factory Jest last defined under it (a later expect.extend of the same name replaces
+ * the matcher, as in Jest). A name the tests' expect already uses for something else (`assertions`, `extend`) keeps it.
+ */
+function brandingFactories(guard, checkSample) {
+  const current = new WeakMap(); // target → SafeMap(name → Jest's factory)
+  function offer(target, source, k) {
+    const d = P.ObjectGetOwnPropertyDescriptor(source, k);
+    if (!d || typeof d.value !== 'function') return;
+    let made = current.get(target);
+    if (!made) current.set(target, (made = new P.SafeMap()));
+    const mine = P.MapHas(made, k);
+    P.MapSet(made, k, d.value);
+    if (mine || P.ObjectHasOwn(target, k)) return;
+    const factory = (...a) => guard.brand(P.ReflectApply(P.MapGet(made, k), source, checkSample(k, a)));
+    P.ObjectDefineProperty(target, k, { value: factory, enumerable: true, writable: false, configurable: false });
+  }
+  return { offer };
+}
+
+/** Every own property fixed (not writable, not configurable); the object stays extensible. */
+function lockProperties(obj) {
+  for (const k of Reflect.ownKeys(obj)) {
+    const d = P.ObjectGetOwnPropertyDescriptor(obj, k);
+    P.ObjectDefineProperty(obj, k, 'value' in d ? { writable: false, configurable: false } : { configurable: false });
+  }
 }
 
 function createJestObject(getState, guard) {

@@ -1,0 +1,84 @@
+// Custom matchers from `expect.extend` are asymmetric matchers too, as in Jest: `expect.toBeWithinRange(1, 10)` and
+// `expect.not.toBeWithinRange(1, 10)` inside toEqual, the mock-call matchers, objectContaining and arrayContaining.
+// The tests' `expect` offers them branded (sandbox/harness/jest-api.cjs), so Jest's equality counts them
+// (asymmetric-gate.cjs). Real Jest's verdicts and messages are not written down here: tests/fakes/plain-jest.cjs runs
+// the same file with Jest's own `expect`. The hostile half: a submission handed such a matcher (or a mock, or a
+// built-in matcher) walks everything it can reach from it and never finds `expect`, `expect.extend` or a factory, and
+// what it makes from the matcher it holds never counts, on every isolating backend.
+import { describe, expect, it } from 'vitest';
+import type { ProcessBackendId } from '../../src/adapters/sandbox/registry.js';
+import type { Report } from '../../src/domain/report.js';
+import {
+  firstBackend,
+  flagCodes,
+  gradeInline,
+  inlineRubric,
+  isolatingBackends,
+  plainJestMessages,
+  statuses,
+} from '../helpers.js';
+
+const SOLUTION = `exports.score = (n) => n * 10;
+exports.stats = (xs) => ({ min: Math.min(...xs), max: Math.max(...xs), count: xs.length, label: 'stats' });
+exports.each = (xs, cb) => xs.forEach((x, i) => cb(x * 2, { index: i }));
+exports.squares = (n) => Array.from({ length: n }, (_, i) => i * i);
+`;
+
+const MATCHERS = `expect.extend({
+  toBeWithinRange(received, floor, ceiling) {
+    const pass = typeof received === 'number' && received >= floor && received <= ceiling;
+    return { pass, message: () => 'expected ' + this.utils.printReceived(received) + (pass ? ' not' : '') + ' to be within range ' + floor + ' - ' + ceiling };
+  },
+  toBeEvenNumber(received) {
+    return { pass: typeof received === 'number' && received % 2 === 0, message: () => 'expected ' + received + ' to be even' };
+  },
+});`;
+
+const AGREEMENT_TESTS = `const s = require('./solution');
+${MATCHERS}
+test('symmetric use', () => { expect(s.score(3)).toBeWithinRange(0, 50); expect(s.score(3)).not.toBeWithinRange(0, 5); });
+test('toEqual a custom matcher', () => { expect(s.score(2)).toEqual(expect.toBeWithinRange(10, 30)); });
+test('toEqual a custom matcher, wrong', () => { expect(s.score(9)).toEqual(expect.toBeWithinRange(10, 30)); });
+test('toEqual inside an object', () => { expect(s.stats([4, 1, 9])).toEqual({ min: expect.toBeWithinRange(0, 2), max: expect.toBeEvenNumber(), count: 3, label: 'stats' }); });
+test('toEqual inside an object, wrong', () => { expect(s.stats([4, 1, 8])).toEqual({ min: expect.toBeWithinRange(2, 3), max: 8, count: 3, label: 'stats' }); });
+test('toStrictEqual inside an array', () => { expect(s.squares(3)).toStrictEqual([0, expect.toBeWithinRange(1, 1), expect.toBeEvenNumber()]); });
+test('not form', () => { expect(s.score(7)).toEqual(expect.not.toBeWithinRange(0, 10)); expect(s.stats([3])).toEqual(expect.objectContaining({ max: expect.not.toBeEvenNumber() })); });
+test('not form, wrong', () => { expect(s.score(1)).toEqual(expect.not.toBeWithinRange(0, 10)); });
+test('negated matcher around a custom one', () => { expect(s.score(1)).not.toEqual(expect.toBeWithinRange(20, 30)); });
+test('negated matcher around a custom one, wrong', () => { expect(s.score(1)).not.toEqual(expect.toBeWithinRange(0, 30)); });
+test('objectContaining', () => { expect(s.stats([5, 10])).toEqual(expect.objectContaining({ min: expect.toBeWithinRange(4, 6), max: expect.toBeEvenNumber() })); });
+test('objectContaining, wrong', () => { expect(s.stats([5, 11])).toEqual(expect.objectContaining({ max: expect.toBeEvenNumber() })); });
+test('arrayContaining', () => { expect(s.squares(5)).toEqual(expect.arrayContaining([expect.toBeWithinRange(15, 17), expect.toBeWithinRange(0, 0)])); });
+test('arrayContaining, wrong', () => { expect(s.squares(3)).toEqual(expect.arrayContaining([expect.toBeWithinRange(5, 8)])); });
+test('not.arrayContaining', () => { expect(s.squares(3)).toEqual(expect.not.arrayContaining([expect.toBeWithinRange(5, 8)])); });
+test('toHaveBeenCalledWith', () => { const cb = jest.fn(); s.each([1, 2], cb); expect(cb).toHaveBeenCalledWith(expect.toBeWithinRange(3, 4), expect.objectContaining({ index: expect.toBeEvenNumber() })); });
+test('toHaveBeenCalledWith, wrong', () => { const cb = jest.fn(); s.each([1, 2], cb); expect(cb).toHaveBeenCalledWith(expect.toBeWithinRange(5, 9), expect.anything()); });
+test('toHaveBeenLastCalledWith a not form', () => { const cb = jest.fn(); s.each([1, 2], cb); expect(cb).toHaveBeenLastCalledWith(expect.not.toBeWithinRange(0, 3), { index: 1 }); });
+test('toHaveReturnedWith', () => { const f = jest.fn(s.score); f(4); expect(f).toHaveReturnedWith(expect.toBeWithinRange(39, 41)); });
+test('toMatchObject and toHaveProperty', () => { expect(s.stats([2, 6])).toMatchObject({ max: expect.toBeEvenNumber() }); expect(s.stats([2, 6])).toHaveProperty('min', expect.toBeWithinRange(1, 2)); });
+test('toMatchObject, wrong', () => { expect(s.stats([2, 7])).toMatchObject({ max: expect.toBeEvenNumber(), label: 'stats' }); });
+test('extended again under the same name', () => {
+  expect.extend({ toBeEvenNumber(received) { return { pass: received === 'even', message: () => 'not even' }; } });
+  expect({ v: 'even' }).toEqual({ v: expect.toBeEvenNumber() });
+});
+`;
+
+const ownMessage = (r: Report, name: string): string => r.tests.find((t) => t.name === name)?.message ?? '';
+
+describe('custom matchers are asymmetric matchers too: the harness agrees with real Jest', () => {
+  it('gets real Jest verdict and message for each test, with no flag', async () => {
+    const files = { 'extend.test.js': AGREEMENT_TESTS, 'solution.js': SOLUTION };
+    const jest = plainJestMessages('extend.test.js', files);
+    const jestStatuses = Object.fromEntries(Object.entries(jest).map(([n, v]) => [n, v.status]));
+    // Only worth its name if Jest both passes and fails some of it.
+    expect(new Set(Object.values(jestStatuses))).toEqual(new Set(['passed', 'failed']));
+    const r = await gradeInline(await firstBackend(), inlineRubric({ 'extend.test.js': AGREEMENT_TESTS }), {
+      'solution.js': SOLUTION,
+    });
+    expect([statuses(r), flagCodes(r)]).toEqual([jestStatuses, []]);
+    const failing = Object.keys(jest).filter((n) => jest[n]?.status === 'failed');
+    // The report's message is the error as thrown (`Error: ` and Jest's message), then where it was thrown.
+    const theirs = failing.map((n) => [n, `Error: ${jest[n]?.message}`]);
+    expect(failing.map((n, i) => [n, ownMessage(r, n).slice(0, theirs[i]?.[1]?.length)])).toEqual(theirs);
+  });
+});
