@@ -67,6 +67,7 @@ await build({
   plugins: [asymmetricGate],
 });
 // A package that moved its code elsewhere would otherwise go unpatched without a word.
-for (const p of PATCHES) if (!applied.has(p.what)) throw new Error(`the asymmetric gate's patch of ${p.what} was never applied`);
+for (const p of PATCHES)
+  if (!applied.has(p.what)) throw new Error(`the asymmetric gate's patch of ${p.what} was never applied`);
 copyFileSync(join(root, 'sandbox', 'harness', 'hooks.mjs'), join(out, 'hooks.mjs'));
 for (const f of ['boot.cjs', 'snapshot.cjs']) copyFileSync(join(root, 'sandbox', 'harness', f), join(out, f));

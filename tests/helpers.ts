@@ -128,7 +128,10 @@ export function plainJestMessages(
   testFile: string,
   files: Record<string, string>,
 ): Record<string, { status: string; message: string }> {
-  return JSON.parse(runPlainJest(testFile, files, ['--messages'])) as Record<string, { status: string; message: string }>;
+  return JSON.parse(runPlainJest(testFile, files, ['--messages'])) as Record<
+    string,
+    { status: string; message: string }
+  >;
 }
 
 function runPlainJest(testFile: string, files: Record<string, string>, flags: string[]): string {

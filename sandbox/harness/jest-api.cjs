@@ -7,6 +7,7 @@ const { types } = require('node:util');
 const { descriptorOnChain, customInstanceOf, CUSTOM_INSTANCEOF } = require('./guard.cjs');
 
 const WeakSetAdd = Function.prototype.call.bind(WeakSet.prototype.add);
+const getProto = Object.getPrototypeOf;
 const WeakSetHas = Function.prototype.call.bind(WeakSet.prototype.has);
 
 const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 'objectContaining', 'stringContaining', 'stringMatching'];
@@ -78,13 +79,17 @@ function createExpect(integrity, tamper, guard) {
     }
     return args;
   }
-  const not = {};
+  // expect.extend adds a custom matcher's factories (as Jest adds them to its own expect) on objects of their own, the
+  // prototypes of the tests' expect and expect.not, which stay frozen as before.
+  const extensions = { expect: P.ObjectCreate(getProto(expect)), not: P.ObjectCreate(Object.prototype) };
+  P.ObjectSetPrototypeOf(expect, extensions.expect);
+  const not = P.ObjectCreate(extensions.not);
   const factories = brandingFactories(guard, checkSample);
   for (const k of Reflect.ownKeys(realExpect)) {
     if (k === 'length' || k === 'name' || k === 'prototype') continue;
     if (k === 'not') {
       for (const n of Reflect.ownKeys(realExpect.not)) factories.offer(not, realExpect.not, n);
-      expect.not = not;
+      expect.not = P.ObjectFreeze(not);
     } else if (ASYMMETRIC.includes(k)) factories.offer(expect, realExpect, k);
     else expect[k] = realExpect[k];
   }
@@ -104,10 +109,10 @@ function createExpect(integrity, tamper, guard) {
       // Jest defines the factories one matcher at a time: those it made before refusing one are offered too.
       const names = matchers !== null && matchers !== undefined ? P.ObjectKeys(matchers) : [];
       for (let i = 0; i < names.length; i++) {
-        factories.offer(expect, realExpect, names[i]);
-        factories.offer(not, realExpect.not, names[i]);
+        factories.offer(expect, realExpect, names[i], extensions.expect);
+        factories.offer(not, realExpect.not, names[i], extensions.not);
       }
-      for (const label of ['jest-matchers', 'expect', 'expect.not']) integrity.rewatch(label);
+      for (const label of ['jest-matchers', 'expect extensions', 'expect.not extensions']) integrity.rewatch(label);
     }
   };
   expect.addEqualityTesters = (...a) => {
@@ -115,12 +120,11 @@ function createExpect(integrity, tamper, guard) {
     integrity.rewatch('jest-equality-testers');
     return out;
   };
-  // Not frozen: expect.extend adds factories. Every property is fixed; a new one appears only through extend (the
-  // integrity watch says so at the next expect()).
-  lockProperties(expect);
-  lockProperties(not);
+  P.ObjectFreeze(expect);
   integrity.watch('expect', expect, true);
-  integrity.watch('expect.not', not, true);
+  // Not frozen (extend adds to them): a property appears only through expect.extend, or the next expect() says so.
+  integrity.watch('expect extensions', extensions.expect, true);
+  integrity.watch('expect.not extensions', extensions.not, true);
   integrity.watch('jest-matchers', globalThis[JEST_MATCHERS].matchers, true);
   integrity.watch('jest-equality-testers', testers, true);
   integrity.watch('jest-matchers-object', globalThis[JEST_MATCHERS], true);
@@ -131,30 +135,23 @@ function createExpect(integrity, tamper, guard) {
  * The tests' asymmetric-matcher factories (`expect.any`, `expect.not.objectContaining`, a custom matcher's
  * `expect.toBeWithinRange`): each brands what it returns, so Jest's equality counts it (asymmetric-gate.cjs). One fixed
  * function per name, calling the factory Jest last defined under it (a later expect.extend of the same name replaces
- * the matcher, as in Jest). A name the tests' expect already uses for something else (`assertions`, `extend`) keeps it.
+ * the matcher, as in Jest), defined on `holder` (the target itself, or the object it inherits extensions from). A name
+ * the tests' expect already uses for something else (`assertions`, `extend`) keeps it.
  */
 function brandingFactories(guard, checkSample) {
   const current = new WeakMap(); // target → SafeMap(name → Jest's factory)
-  function offer(target, source, k) {
+  function offer(target, source, k, holder = target) {
     const d = P.ObjectGetOwnPropertyDescriptor(source, k);
     if (!d || typeof d.value !== 'function') return;
     let made = current.get(target);
     if (!made) current.set(target, (made = new P.SafeMap()));
     const mine = P.MapHas(made, k);
     P.MapSet(made, k, d.value);
-    if (mine || P.ObjectHasOwn(target, k)) return;
+    if (mine || k in target) return;
     const factory = (...a) => guard.brand(P.ReflectApply(P.MapGet(made, k), source, checkSample(k, a)));
-    P.ObjectDefineProperty(target, k, { value: factory, enumerable: true, writable: false, configurable: false });
+    P.ObjectDefineProperty(holder, k, { value: factory, enumerable: true, writable: false, configurable: false });
   }
   return { offer };
-}
-
-/** Every own property fixed (not writable, not configurable); the object stays extensible. */
-function lockProperties(obj) {
-  for (const k of Reflect.ownKeys(obj)) {
-    const d = P.ObjectGetOwnPropertyDescriptor(obj, k);
-    P.ObjectDefineProperty(obj, k, 'value' in d ? { writable: false, configurable: false } : { configurable: false });
-  }
 }
 
 function createJestObject(getState, guard) {
