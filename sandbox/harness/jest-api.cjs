@@ -18,13 +18,17 @@ function createExpect(integrity, tamper, guard) {
   const { expect: realExpect } = require('expect');
   // Built-in matchers refuse received values that would decide their own comparison.
   guard.wrapMatchers(globalThis[JEST_MATCHERS].matchers, INTERNAL_MATCHER);
-  // Every call first proves the environment is untouched.
-  function expect(...args) {
+  // Every call first proves the environment is untouched (also before extend and addEqualityTesters take the watched
+  // state anew, so a change made before them is not taken with it).
+  function checkIntact(what) {
     const v = integrity.verify();
     if (v) {
       tamper('tampering.intrinsics', v);
-      throw new P.Error('evigrade: the test environment was tampered with (' + v + '); this assertion cannot be trusted');
+      throw new P.Error('evigrade: the test environment was tampered with (' + v + '); this ' + what + ' cannot be trusted');
     }
+  }
+  function expect(...args) {
+    checkIntact('assertion');
     const out = P.ReflectApply(realExpect, undefined, args);
     const received = args[0];
     if (received !== null && (typeof received === 'object' || typeof received === 'function')) settledBy(out, received);
@@ -103,6 +107,7 @@ function createExpect(integrity, tamper, guard) {
   // branded, as it offers expect.any. Only the tests hold this expect (the submission's realm has none: docs/harness.md).
   const realExtend = realExpect.extend;
   expect.extend = (matchers) => {
+    checkIntact('expect.extend');
     try {
       return P.ReflectApply(realExtend, realExpect, [matchers]);
     } finally {
@@ -116,6 +121,7 @@ function createExpect(integrity, tamper, guard) {
     }
   };
   expect.addEqualityTesters = (...a) => {
+    checkIntact('expect.addEqualityTesters');
     const out = P.ReflectApply(realExpect.addEqualityTesters, realExpect, a);
     integrity.rewatch('jest-equality-testers');
     return out;

@@ -196,3 +196,26 @@ describe.each(backends.map((b) => b.id))(
     });
   },
 );
+
+// expect.extend and expect.addEqualityTesters take the watched state anew (the registry, the testers): a change the
+// submission made before them (a tester pushed through a handed matcher's getMatcherContext(), saying "41 equals 42"
+// and nothing else, so no canary sees it) must be seen first, not taken along.
+const LAUNDER_TESTS = {
+  extend: `const s = require('./solution');
+test('extend', () => { s.touch(expect.anything()); expect.extend({ toBeAnswer: (x) => ({ pass: x === 42, message: () => 'no' }) }); expect(s.answer()).toEqual(42); });`,
+  testers: `const s = require('./solution');
+test('testers', () => { s.touch(expect.anything()); expect.addEqualityTesters([]); expect(s.answer()).toEqual(42); });`,
+};
+const LAUNDER = `exports.touch = (m) => { m.getMatcherContext().customTesters.push((a, b) => (a === 41 && b === 42 ? true : undefined)); };
+exports.answer = () => 41;`;
+
+describe.each(backends.map((b) => b.id))(
+  'extend and addEqualityTesters launder nothing (%s)',
+  (backend: ProcessBackendId) => {
+    it.each(Object.keys(LAUNDER_TESTS))('a tester pushed before %s is seen, and the job is untrusted', async (name) => {
+      const tests = { 'launder.test.js': LAUNDER_TESTS[name as keyof typeof LAUNDER_TESTS] };
+      const r = await gradeInline(backend, inlineRubric(tests), { 'solution.js': LAUNDER });
+      expect([statuses(r), flagCodes(r)]).toEqual([{ [name]: 'error' }, ['tampering.intrinsics']]);
+    });
+  },
+);
