@@ -219,3 +219,18 @@ describe.each(backends.map((b) => b.id))(
     });
   },
 );
+
+// The objects expect.extend adds factories to are not frozen: integrity.cjs watches them, their prototypes too. Only
+// test code holds them; here it plays the attacker, to show a change outside expect.extend is seen at the next expect().
+const HOLDER_TESTS: Record<string, string> = {
+  'a factory added': `Object.getPrototypeOf(expect).toBeAnything = () => ({ asymmetricMatch: () => true });`,
+  'a not factory added': `Object.getPrototypeOf(expect.not).toBeAnything = () => ({ asymmetricMatch: () => true });`,
+  'a prototype swapped': `Object.setPrototypeOf(Object.getPrototypeOf(expect), Object.create(Function.prototype, { toBeAnything: { value: () => 1 } }));`,
+};
+describe('the holders of custom factories are watched', () => {
+  it.each(Object.keys(HOLDER_TESTS))('%s outside expect.extend: tampering', async (name) => {
+    const tests = { 'holder.test.js': `test('t', () => { ${HOLDER_TESTS[name]} expect(1).toBe(1); });` };
+    const r = await gradeInline(await firstBackend(), inlineRubric(tests), { 'solution.js': 'exports.x = 1;' });
+    expect([statuses(r), flagCodes(r)]).toEqual([{ t: 'error' }, ['tampering.intrinsics']]);
+  });
+});
