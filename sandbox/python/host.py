@@ -14,6 +14,7 @@ import subprocess
 import sys
 import types
 
+import attempts
 import handover
 import owntime
 from rpc import Endpoint, Remote
@@ -482,8 +483,7 @@ def describe_own(v):
     return 'obj', None
 
 
-ATTEMPT_CODES = {'sandbox.attempt.read_outside', 'sandbox.attempt.env', 'sandbox.attempt.spawn',
-                 'sandbox.attempt.signal', 'sandbox.attempt.network'}
+ATTEMPT_CODES = attempts.CODES
 
 
 def note(events, code, detail):

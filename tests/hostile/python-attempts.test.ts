@@ -58,10 +58,39 @@ const ATTEMPTS: Case[] = [
       'sandbox.attempt.read_outside: listed /',
     ],
   },
+  {
+    // Past the hooks: libc's getenv, open and kill called through ctypes raise no event of their own, so the
+    // way in (the FFI imported by a built name, the process's own symbols loaded and looked up) is the attempt.
+    name: 'native code: the environment, /etc/passwd and a signal through ctypes, at import and in a tested call',
+    code: `ffi = __import__('ct' + 'ypes')\nlibc = ffi.CDLL(None)\nlibc.getenv.restype = ffi.c_char_p\nsecret = libc.getenv(b'HF_TOKEN')\nfd = libc.open(b'/etc/passwd', 0)\n\n\ndef total(xs):\n    libc.kill(libc.getppid(), 0)\n    return sum(xs)\n`,
+    attempts: [
+      'sandbox.attempt.native: imported ctypes',
+      'sandbox.attempt.native: loaded library the process itself',
+      'sandbox.attempt.native: looked up getenv',
+      'sandbox.attempt.native: looked up open',
+      'sandbox.attempt.native: looked up kill',
+      'sandbox.attempt.native: looked up getppid',
+    ],
+  },
+  {
+    // Two C functions CPython runs without an audit event: a process through _posixsubprocess, and a signal to
+    // the test process through a pidfd.
+    name: 'unaudited doors: _posixsubprocess.fork_exec and a signal through a pidfd, by built names',
+    code: `import importlib\nps = importlib.import_module('_posix' + 'subprocess')\nsig = importlib.import_module('sig' + 'nal')\nm = importlib.import_module('o' + 's')\ntry:\n    ps.fork_exec(['/bin/sh', '-c', 'id'])\nexcept (TypeError, OSError):\n    pass\n\n\ndef total(xs):\n    sig.pidfd_send_signal(m.pidfd_open(m.getppid()), 0)\n    return sum(xs)\n`,
+    attempts: [
+      "sandbox.attempt.spawn: _posixsubprocess.fork_exec ['/bin/sh', '-c', 'id']",
+      'sandbox.attempt.signal: signal.pidfd_send_signal(1, 0)',
+    ],
+  },
 ];
 
 // Honest code: none of this is an attempt.
 const HONEST = `import collections, json, mimetypes, os, pathlib, tempfile, random, dataclasses, decimal
+import multiprocessing.sharedctypes  # the standard library importing and using ctypes for itself
+try:
+    SHARED = multiprocessing.sharedctypes.RawArray('i', 4)
+except OSError:
+    pass
 
 
 @dataclasses.dataclass
@@ -87,7 +116,7 @@ function attemptsOf(r: Report): string[] {
 }
 
 /** A signal to the test process: its pid differs by backend (1 where it is its namespace's init). */
-const samePid = (d: string): string => d.replace(/os\.kill\(\d+, 0\)/, 'os.kill(1, 0)');
+const samePid = (d: string): string => d.replace(/(os\.kill|signal\.pidfd_send_signal)\(\d+, 0\)/, '$1(1, 0)');
 
 function check(r: Report, c: Case): void {
   expect(statuses(r)).toEqual(ALL_PASS); // no points change: the tests decide what the code earns
@@ -110,7 +139,7 @@ describe.each(backends)('what a Python submission attempts at run time ($id)', (
   );
 
   it.skipIf(!ok)(
-    'honest code (stdlib imports, its own file, a temporary directory, mimetypes, a signal to itself) raises nothing',
+    'honest code (stdlib imports, its own file, a temporary directory, mimetypes, ctypes used by the standard library, a signal to itself) raises nothing',
     async () => {
       const r = await gradeInline(id, rubric(), { 'solution.py': HONEST });
       expect([statuses(r), attemptsOf(r), flagCodes(r).filter((f) => f.startsWith('sandbox.'))]).toEqual([
