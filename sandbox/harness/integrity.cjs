@@ -69,7 +69,7 @@ function createIntegrity() {
 
   function checkOne(entry) {
     const [label, obj, snap, sealed, proto] = entry;
-    // A watched object that is not frozen (expect, which expect.extend extends) could otherwise inherit a new answer.
+    // A watched object that is not frozen (the objects expect.extend adds factories to) could otherwise inherit one.
     if (getProto(obj) !== proto) return label + "'s prototype was replaced";
     const keys = keysOf(obj);
     for (let i = 0; i < keys.length; i++) {

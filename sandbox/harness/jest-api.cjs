@@ -7,8 +7,8 @@ const { types } = require('node:util');
 const { descriptorOnChain, customInstanceOf, CUSTOM_INSTANCEOF } = require('./guard.cjs');
 
 const WeakSetAdd = Function.prototype.call.bind(WeakSet.prototype.add);
-const getProto = Object.getPrototypeOf;
 const WeakSetHas = Function.prototype.call.bind(WeakSet.prototype.has);
+const getProto = Object.getPrototypeOf;
 
 const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 'objectContaining', 'stringContaining', 'stringMatching'];
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
