@@ -40,8 +40,10 @@ def install(root, fd):
     stdlib = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__))}
     here = os.path.dirname(os.path.realpath(__file__))
     me = os.getpid()
-    inside = tuple(p.rstrip('/') + '/' for p in (root, here, '/tmp', '/dev/null', '/dev/zero', '/dev/urandom',
-                                                   '/dev/random', '/dev/full', *stdlib))
+    realpath = os.path.realpath
+    inside = tuple(realpath(p).rstrip('/') + '/' for p in (root, here, '/tmp', '/dev/null', '/dev/zero', '/dev/urandom',
+                                                           '/dev/random', '/dev/full', *stdlib))
+    own_proc = ('/proc/self/', '/proc/%d/' % me)
     std_files = tuple(p.rstrip('/') + '/' for p in stdlib)
     write, getframe, fspath, join, normpath = os.write, sys._getframe, os.fspath, os.path.join, os.path.normpath
     sent = set()
@@ -99,14 +101,23 @@ def install(root, fd):
             p = p.decode('utf-8', 'replace')
         return normpath(join(root, p)) if isinstance(p, str) else None
 
+    def where(p):
+        """The file a path leads to, symlinks followed: /proc/self/root, /proc/self/fd and a link made in /tmp
+        lead out of wherever their names point."""
+        try:
+            return realpath(p)
+        except (OSError, ValueError):
+            return p
+
     def hook(event, args):
         if event == 'open' or event in LISTINGS:
             p = path_of(args[0]) if args and not isinstance(args[0], int) else None
             if p is None:
                 return
-            if p.startswith('/proc/self/environ') or p.startswith('/proc/%d/environ' % me):
+            q = where(p)
+            if any(x.startswith(('/proc/self/environ', '/proc/%d/environ' % me)) for x in (p, q)):
                 report(ENV, 'read %s' % p)
-            elif not (p + '/').startswith(inside) and not (p + '/').startswith('/proc/self/') and not from_stdlib_config(2):
+            elif not (q + '/').startswith(inside + own_proc) and not from_stdlib_config(2):
                 report(READ, '%s %s' % ('listed' if event in LISTINGS else 'opened', p))
         elif event in SPAWNS:
             what = args[1] if event == 'subprocess.Popen' and len(args) > 1 else args[0] if args else ''

@@ -82,6 +82,12 @@ const ATTEMPTS: Case[] = [
       'sandbox.attempt.signal: signal.pidfd_send_signal(1, 0)',
     ],
   },
+  {
+    // A path is checked where it leads, not where its name points: /proc/self/root is the root file system.
+    name: "a file outside through /proc/self/root, the process's own view of the root",
+    code: `try:\n    open('/proc/self/root/etc/passwd').read()\nexcept OSError:\n    pass\n${CORRECT}`,
+    attempts: ['sandbox.attempt.read_outside: opened /proc/self/root/etc/passwd'],
+  },
 ];
 
 // Honest code: none of this is an attempt.
@@ -107,6 +113,7 @@ try:  # no writable directory at all under unshare: tempfile probes its candidat
 except OSError:
     pass
 KIND = mimetypes.guess_type('x.json')
+STATUS = open('/proc/self/status').read()  # its own process, as resource-minded code reads it
 os.kill(os.getpid(), 0)
 ${CORRECT.trim()}
 `;
