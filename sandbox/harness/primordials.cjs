@@ -8,6 +8,8 @@ const uncurry = (fn) => Function.prototype.call.bind(fn);
 module.exports = Object.freeze({
   ObjectKeys: Object.keys,
   ObjectFreeze: Object.freeze,
+  ObjectCreate: Object.create,
+  ObjectSetPrototypeOf: Object.setPrototypeOf,
   ObjectDefineProperty: Object.defineProperty,
   ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,

@@ -159,6 +159,37 @@ describe.each(backends)('what a Python submission attempts at run time ($id)', (
   );
 });
 
+// The attempt is reported as it happens: a job stopped from outside before the test ends keeps it. Here the hidden
+// test itself never gives control back (a loop in C in the test process), so the grader stops the whole job at the
+// test's limit; the environment read made during the call before it is still in the report.
+const STUCK_TESTS = `from solution import total
+
+
+def test_then_stuck():
+    assert total([1, 2]) == 3
+    sum(range(10 ** 13))
+`;
+const stuckRubric = () =>
+  inlineRubric(
+    { 'solution_test.py': STUCK_TESTS },
+    { language: 'python', limits: { timeout_ms: 20_000, test_timeout_ms: 1000 } },
+  );
+describe.each(backends)('an attempt before the job is stopped from outside ($id)', ({ id, ok }) => {
+  it.skipIf(!ok)(
+    'the environment read in the call is evidence though the test never reports',
+    async () => {
+      const code = `import os\n\n\ndef total(xs):\n    os.environ.get('HF_TOKEN')\n    return sum(xs)\n`;
+      const r = await gradeInline(id, stuckRubric(), { 'solution.py': code });
+      expect([statuses(r), attemptsOf(r), r.sandbox.violations.map((v) => v.event)]).toEqual([
+        { 'solution_test.py::test_then_stuck': 'timeout' },
+        ['sandbox.attempt.env: read HF_TOKEN'],
+        ['attempt', 'timeout'],
+      ]);
+    },
+    180_000,
+  );
+});
+
 describe('what a Python submission attempts, over POST /grade', () => {
   const KEY = 'test-key-0123456789abcdef';
   let app: Awaited<ReturnType<typeof batchApp>>['a'];
