@@ -41,7 +41,9 @@ describe('the submission realm reaches no host object', () => {
         calls: number;
         violations: string[];
         attempts: string[];
+        error?: string;
       };
+      expect(r.error).toBeUndefined(); // the walker's own failure, with its stack (it wrote no figures)
       expect(r.violations).toEqual([]);
       // The walk saw the realm and Node's graph (not an empty walk passing by accident).
       expect(r.reached).toBeGreaterThan(1000);
