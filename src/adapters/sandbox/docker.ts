@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { EvigradeError } from '../../domain/errors.js';
 import { sha256 } from '../../util/hash.js';
 import { isAlive } from '../../util/pid.js';
 import { createPidsCgroup } from './cgroup.js';
-import { SANDBOX_ROOT } from './rootfs.js';
+import { exists, place, SANDBOX_NODE, SANDBOX_ROOT, sharedLibraries } from './rootfs.js';
 import type { SandboxJob } from '../../domain/sandbox.js';
 import { JOB_ENV, type Availability, type BackendDef } from './types.js';
 
@@ -52,13 +53,41 @@ export async function dockerAvailable(): Promise<Availability> {
   }
 }
 
+/** The runner of a Docker cell (docker-cell.ts), in every image; its source sits beside the harness's directory. */
+export const CELL_RUNNER = '/evigrade/cell.cjs';
+const cellRunnerSource = (harnessDir: string): string => join(harnessDir, '..', 'cell', 'runner.cjs');
+
+/**
+ * What an image holds beyond its job root: the cell runner, and for a root without node (Python's), node and the
+ * libraries it needs that the root lacks. Kept out of the process backends' roots, which never run the runner.
+ */
+async function imageExtras(rootfs: string, harnessDir: string, runnerHash: string): Promise<{ dir: string; files: string[] }> {
+  const dir = `${rootfs}-docker-${runnerHash.slice(0, 12)}`;
+  const files = [CELL_RUNNER];
+  if (!(await exists(join(rootfs, SANDBOX_NODE)))) {
+    files.push(SANDBOX_NODE);
+    for (const lib of await sharedLibraries(process.execPath)) if (!(await exists(join(rootfs, lib)))) files.push(lib);
+  }
+  // Files only, no directory entries: the engine refuses an archive naming a path twice, and the root has their folders.
+  const listed = files.map((f) => `.${f}`);
+  if (await exists(dir)) return { dir, files: listed };
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true, mode: 0o755 });
+  for (const f of files) await place(f === CELL_RUNNER ? cellRunnerSource(harnessDir) : f === SANDBOX_NODE ? process.execPath : f, join(tmp, f), 0o644);
+  await rename(tmp, dir).catch(() => rm(tmp, { recursive: true, force: true }));
+  return { dir, files: listed };
+}
+
 /** Imports the job root file system as an image tagged by its content hash (no registry involved). */
 export async function ensureImage(rootfs: string, harnessDir: string): Promise<string> {
-  const tag = `evigrade-sandbox:${sha256((await readFile(`${harnessDir}/harness.cjs`)).toString('base64') + rootfs.split('rootfs-')[1]).slice(0, 16)}`;
+  const runner = sha256(await readFile(cellRunnerSource(harnessDir)));
+  const tag = `evigrade-sandbox:${sha256((await readFile(`${harnessDir}/harness.cjs`)).toString('base64') + rootfs.split('rootfs-')[1] + runner).slice(0, 16)}`;
   const docker = await engine();
   const images = await docker.listImages({ filters: { reference: [tag] } });
   if (images.length > 0) return tag;
-  const tar = spawn('tar', ['-C', rootfs, '-c', '.'], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
+  const extras = await imageExtras(rootfs, harnessDir, runner);
+  const tar = spawn('tar', ['-C', rootfs, '-c', '.', '-C', extras.dir, '--no-recursion', ...extras.files], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
   const [repo, version] = tag.split(':') as [string, string];
   const out = await docker.importImage(tar.stdout as Readable, { repo, tag: version });
   await new Promise<void>((resolve, reject) => docker.modem.followProgress(out, (err: Error | null) => (err ? reject(err) : resolve())));
