@@ -3,8 +3,8 @@
 // container per job paid per submission; a cell pays it once per `perCell` jobs. What one container per job
 // guaranteed holds per job (docs/sandboxes.md "Docker cells"):
 //  - the container: never privileged, network none, read-only root, no-new-privileges, seccomp, IpcMode none, and
-//    SysV IPC, POSIX message queues and TCP TIME_WAIT disabled in its own namespaces (nothing a process can leave in
-//    the kernel after it dies); capabilities SETUID, SETGID and KILL for the runner (sandbox/cell/runner.cjs) only;
+//    SysV IPC, POSIX message queues and TCP TIME_WAIT off in its own namespaces (docker.ts: nothing a process can
+//    leave in the kernel after it dies); SETUID, SETGID and KILL for the runner (sandbox/cell/runner.cjs) only;
 //  - each job's harness runs as uid 65534 without capabilities, in memory and pids cgroups of its own made here with
 //    the job's exact limits (as bwrap's are), moved there before its payload exists; its own time, each test's CPU,
 //    its output cap and any stop from outside act as on a one-job container, and such a stop kills the whole cell;
@@ -33,9 +33,8 @@ const RUNNER_MB = 256;
 const RUNNER_PIDS = 64;
 
 /**
- * A cell's container: a one-job container's configuration with the runner in front (under docker-init, which reaps
- * the orphans a job leaves), CAP_KILL for it, and kernel state a job could leave behind switched off in the
- * container's own IPC and network namespaces.
+ * A cell's container: a one-job container's configuration (kernel objects a job could leave behind already switched off
+ * there) with the runner in front, under docker-init, which reaps the orphans a job leaves, and CAP_KILL for it.
  */
 export function cellConfig(image: string, job: SandboxJob, program: readonly string[], host: { files?: readonly HostFile[]; cgroupParent?: string | null }): Docker.ContainerCreateOptions {
   const base = containerConfig(image, job, [SANDBOX_NODE, CELL_RUNNER, ...program], host);
@@ -49,7 +48,6 @@ export function cellConfig(image: string, job: SandboxJob, program: readonly str
       Memory: (l.memory_mb + RUNNER_MB) * MB,
       MemorySwap: (l.memory_mb + RUNNER_MB) * MB,
       PidsLimit: l.pids + RUNNER_PIDS,
-      Sysctls: { 'kernel.shmmni': '0', 'kernel.msgmni': '0', 'kernel.sem': '0 0 0 0', 'fs.mqueue.queues_max': '0', 'net.ipv4.tcp_max_tw_buckets': '0' },
     },
   };
 }

@@ -131,6 +131,10 @@ export function containerConfig(image: string, job: SandboxJob, program: readonl
       NetworkMode: 'none', Privileged: false, CapDrop: ['ALL'], CapAdd: ['SETUID', 'SETGID'], SecurityOpt: ['no-new-privileges'], ReadonlyRootfs: true,
       // No /dev/shm (Docker's is a writable 64 MB tmpfs outside the /tmp cap); /dev itself is root's, read-only to the job.
       IpcMode: 'none',
+      // Kernel objects a process leaves behind when it dies, switched off in the container's own IPC and network
+      // namespaces: SysV shared memory, message queues and semaphores, POSIX message queues (/dev/mqueue was writable,
+      // outside the /tmp cap), and TCP sockets lingering in TIME_WAIT (a port the next job in a cell could not bind).
+      Sysctls: { 'kernel.shmmni': '0', 'kernel.msgmni': '0', 'kernel.sem': '0 0 0 0', 'fs.mqueue.queues_max': '0', 'net.ipv4.tcp_max_tw_buckets': '0' },
       // The submission's files: root's, read-only to the job; room for max_bytes plus a page per file and directory.
       Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k,mode=1777`, [SANDBOX_ROOT]: `rw,nosuid,nodev,noexec,size=${subKb(l)}k,mode=0755` },
       Memory: l.memory_mb * MB, MemorySwap: l.memory_mb * MB, PidsLimit: l.pids, NanoCpus: 1_000_000_000,
