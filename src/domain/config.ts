@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { JudgeSpecSchema } from './judge.js';
 
 /** The service/CLI configuration file (YAML), validated once at the edge with .strict(). */
+/** Jobs one Docker container serves in turn by default (`sandbox.docker_cell`; docs/sandboxes.md "Docker cells"). */
+export const DOCKER_CELL_JOBS = 16;
+
 export const ConfigSchema = z
   .object({
     /** The judge chain; a rubric's own `judges` or CLI --judge-* flags take precedence. */
@@ -74,7 +77,7 @@ export const ConfigSchema = z
     sandbox: z
       .object({
         docker_pool: z.number().int().min(0).max(32).default(2),
-        docker_cell: z.number().int().min(1).max(256).default(16),
+        docker_cell: z.number().int().min(1).max(256).default(DOCKER_CELL_JOBS),
         python_fork_server: z.boolean().default(true),
       })
       .strict()

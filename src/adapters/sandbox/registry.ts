@@ -1,4 +1,5 @@
 import { SANDBOX_CHOICES } from '../../domain/choices.js';
+import { DOCKER_CELL_JOBS } from '../../domain/config.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
@@ -69,7 +70,7 @@ export async function chooseBackend(choice: SandboxChoice): Promise<BackendDef> 
 export interface SandboxOptions {
   /** Docker: containers started ahead of need per limit set (each serves one job only); 0 starts one per job. */
   readonly dockerPool?: number;
-  /** Docker: jobs one container (a cell) serves in turn (docker-cell.ts); 1: a container per job. */
+  /** Docker: jobs one container (a cell) serves in turn (docker-cell.ts; default DOCKER_CELL_JOBS); 1: a container per job. */
   readonly dockerCell?: number;
   /** Aborted on Ctrl-C or shutdown: the sandbox kills every job it runs (their runs reject). */
   readonly signal?: AbortSignal;
@@ -93,7 +94,7 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   // cache directory: made once, kept between runs (python-rootfs.ts).
   const rootfs = (runtime: Runtime): Promise<string> =>
     runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(cacheDir('python'), harnessDir));
-  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, { pool: opts.dockerPool ?? 2, cell: opts.dockerCell ?? 1 }, opts.signal);
+  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, { pool: opts.dockerPool ?? 2, cell: opts.dockerCell ?? DOCKER_CELL_JOBS }, opts.signal);
   const pythonForks = opts.pythonForkServer && backend.pythonForks.ok ? createPythonForks(() => rootfs('python')) : undefined;
   return {
     backend,
