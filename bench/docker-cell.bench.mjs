@@ -37,8 +37,17 @@ function classOf(n) {
   }
   return dir;
 }
-const args = (dir, sandbox) =>
-  ['grade', dir, '--rubric', join(rubricDir, 'rubric.yaml'), '--out', `${dir}-out`, '--no-llm', '--sandbox', sandbox];
+const args = (dir, sandbox) => [
+  'grade',
+  dir,
+  '--rubric',
+  join(rubricDir, 'rubric.yaml'),
+  '--out',
+  `${dir}-out`,
+  '--no-llm',
+  '--sandbox',
+  sandbox,
+];
 const grade = (dir, sandbox, extraEnv = {}) =>
   commandCpu(process.execPath, [BIN, ...args(dir, sandbox), '--concurrency', String(CORES), '--force'], {
     env: { ...env, ...extraEnv },
@@ -55,8 +64,13 @@ async function gradeDocker(dir, cell) {
     engine = await counting.stop();
   }
   // Every submission graded with all 13 tests passing, or the figure is not of the same work.
-  const passed = readdirSync(`${dir}-out`).filter((f) => /^s\d+\.json$/.test(f)).map((f) => JSON.parse(readFileSync(join(`${dir}-out`, f), 'utf8')).tests.filter((t) => t.status === 'passed').length);
-  if (passed.length !== Number(dir.split('-').pop()) || passed.some((k) => k !== 13)) throw new Error(`docker (cell ${cell}): not every submission passed its 13 tests: ${passed.join(',')}`);
+  const passed = readdirSync(`${dir}-out`)
+    .filter((f) => /^s\d+\.json$/.test(f))
+    .map(
+      (f) => JSON.parse(readFileSync(join(`${dir}-out`, f), 'utf8')).tests.filter((t) => t.status === 'passed').length,
+    );
+  if (passed.length !== Number(dir.split('-').pop()) || passed.some((k) => k !== 13))
+    throw new Error(`docker (cell ${cell}): not every submission passed its 13 tests: ${passed.join(',')}`);
   return { ...run, cpu: run.cpu + engine.total, own: run.cpu, engine: engine.total };
 }
 const CELL = Number(process.env.EVIGRADE_DOCKER_CELL_BENCH ?? 16);
@@ -74,7 +88,11 @@ async function measure(n, runs) {
     p.push(await gradeDocker(dir, 1));
   }
   loads.push(loadavg()[0]);
-  const med = (xs) => ({ ...medianRun(xs), own: medianRun(xs.map((x) => ({ cpu: x.own, wall: 0 }))).cpu, engine: medianRun(xs.map((x) => ({ cpu: x.engine, wall: 0 }))).cpu });
+  const med = (xs) => ({
+    ...medianRun(xs),
+    own: medianRun(xs.map((x) => ({ cpu: x.own, wall: 0 }))).cpu,
+    engine: medianRun(xs.map((x) => ({ cpu: x.engine, wall: 0 }))).cpu,
+  });
   return { n, bwrap: medianRun(b), cell: med(c), perJob: med(p), loads };
 }
 
@@ -92,11 +110,30 @@ for (const r of results) {
     d === r.bwrap ? '—' : `${d.wall >= r.bwrap.wall ? '+' : ''}${ms((d.wall - r.bwrap.wall) / r.n)}`,
     d === r.bwrap ? '—' : `${d.cpu >= r.bwrap.cpu ? '+' : ''}${ms((d.cpu - r.bwrap.cpu) / r.n)}`,
   ];
-  rows.push(row('bwrap', r.bwrap), row(`docker cells (${CELL} jobs a container)`, r.cell), row('docker, a container per job', r.perJob));
+  rows.push(
+    row('bwrap', r.bwrap),
+    row(`docker cells (${CELL} jobs a container)`, r.cell),
+    row('docker, a container per job', r.perJob),
+  );
 }
 console.log(
   `Docker beside bwrap per job, the class run as a whole (exercism's say, --no-llm, concurrency ${CORES}; class of ${N}: median of ${RUNS}, class of ${BIG}: 1 run; interleaved bwrap, cells, per-job)\n`,
 );
-console.log(table(['per job', 'CPU, all of it', "command's cgroup", 'containers + engine', 'wall', 'wall over bwrap', 'CPU over bwrap'], rows));
-console.log(`\nload average (1 min) at each round: ${results.map((r) => `${r.n}: ${r.loads.map((l) => l.toFixed(1)).join(', ')}`).join('; ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  table(
+    [
+      'per job',
+      'CPU, all of it',
+      "command's cgroup",
+      'containers + engine',
+      'wall',
+      'wall over bwrap',
+      'CPU over bwrap',
+    ],
+    rows,
+  ),
+);
+console.log(
+  `\nload average (1 min) at each round: ${results.map((r) => `${r.n}: ${r.loads.map((l) => l.toFixed(1)).join(', ')}`).join('; ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
 rmSync(work, { recursive: true, force: true });

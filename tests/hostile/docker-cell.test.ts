@@ -9,14 +9,26 @@ import { openSandbox, type Sandbox } from '../../src/adapters/sandbox/registry.j
 import type { Report } from '../../src/domain/report.js';
 import type { Rubric } from '../../src/domain/rubric.js';
 import { collectExpected } from '../../src/engine.js';
-import { analysisPool, eventKinds, gradeLocally, HARNESS_DIR, inlineRubric, inlineSubmission, statuses } from '../helpers.js';
+import {
+  analysisPool,
+  eventKinds,
+  gradeLocally,
+  HARNESS_DIR,
+  inlineRubric,
+  inlineSubmission,
+  statuses,
+} from '../helpers.js';
 
 const engine = await dockerAvailable();
-if (!engine.ok && process.env.EVIGRADE_REQUIRE_DOCKER === '1') throw new Error(`Docker is required here: ${engine.reason}`);
+if (!engine.ok && process.env.EVIGRADE_REQUIRE_DOCKER === '1')
+  throw new Error(`Docker is required here: ${engine.reason}`);
 
 const TEST = 'observe_test.py::test_observe';
 const rubric: Rubric = inlineRubric(
-  { 'observe_test.py': "import json\nfrom solution import probe\n\n\ndef test_observe():\n    raise AssertionError('OBS:' + json.dumps(probe()))\n" },
+  {
+    'observe_test.py':
+      "import json\nfrom solution import probe\n\n\ndef test_observe():\n    raise AssertionError('OBS:' + json.dumps(probe()))\n",
+  },
   { language: 'python', limits: { pids: 32, memory_mb: 160, tmp_kb: 1024, timeout_ms: 20_000, test_timeout_ms: 8000 } },
 );
 const pyProbe = (body: string): Record<string, string> => ({
@@ -194,7 +206,7 @@ while True:
     keep.append(b'x' * (16 << 20))`,
   },
   {
-    name: 'fills the job\'s memory cgroup from several processes',
+    name: "fills the job's memory cgroup from several processes",
     // A one-job container reports no memory_limit here: the kernel kills a child, not the harness, and Docker's
     // OOMKilled stays false. A cell reads the job's own memory cgroup, as the process backends do: memory_limit.
     perJobDiffers: true,
@@ -219,7 +231,11 @@ async function grade(sb: Sandbox, files: Record<string, string>): Promise<Report
 }
 /** This process's running cell containers (their command starts with the cell runner). */
 const cellContainers = async (): Promise<string[]> =>
-  (await (await dockerEngine()).listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } }))
+  (
+    await (
+      await dockerEngine()
+    ).listContainers({ filters: { label: [`evigrade.owner=${process.pid}`], status: ['running'] } })
+  )
     .filter((c: Docker.ContainerInfo) => c.Command.includes('/evigrade/cell.cjs'))
     .map((c) => c.Id);
 
@@ -236,8 +252,18 @@ describe.skipIf(!engine.ok)(`docker cells${engine.ok ? '' : ` (skipped: ${engine
     const base = observation(alone);
     expect(observation(await grade(perJob, OBSERVER))).toEqual({ ...base, others: [] });
     // Beside the job's own processes, a cell shows only docker-init and the runner, both root's.
-    expect(base.others).toEqual([['0', '--'], ['0', '/evigrade/cell.cjs']]);
-    expect(base).toMatchObject({ uid: [65534, 65534, 65534, []], tree: ['/job/sub/solution.py'], leftBehind: 0, port: 'bound', memory: 48, children: 12 });
+    expect(base.others).toEqual([
+      ['0', '--'],
+      ['0', '/evigrade/cell.cjs'],
+    ]);
+    expect(base).toMatchObject({
+      uid: [65534, 65534, 65534, []],
+      tree: ['/job/sub/solution.py'],
+      leftBehind: 0,
+      port: 'bound',
+      memory: 48,
+      children: 12,
+    });
     const seen: unknown[] = [];
     const before = new Set(await cellContainers()); // the fresh sandbox's cell
     const cells = new Set<string>();
@@ -247,12 +273,19 @@ describe.skipIf(!engine.ok)(`docker cells${engine.ok ? '' : ` (skipped: ${engine
       (await cellContainers()).filter((id) => !before.has(id)).forEach((id) => cells.add(id));
       // The observer saw what it sees alone, down to its evidence's hash.
       expect([h.name, observation(after)]).toEqual([h.name, base]);
-      if (process.env.CELL_DEBUG && after.evidence.hash !== alone.evidence.hash) (await import('node:fs')).writeFileSync('/tmp/cell-debug.json', JSON.stringify([alone, after], null, 1));
+      if (process.env.CELL_DEBUG && after.evidence.hash !== alone.evidence.hash)
+        (await import('node:fs')).writeFileSync('/tmp/cell-debug.json', JSON.stringify([alone, after], null, 1));
       expect([h.name, after.evidence.hash, statuses(after)]).toEqual([h.name, alone.evidence.hash, statuses(alone)]);
-      const outcome = (r: Report): unknown => [statuses(r)[TEST], [...new Set(eventKinds(r))], /OBS:(.*)/.exec(r.tests[0]?.message ?? '')?.[1] ?? (r.tests[0]?.message ?? '').split('\n')[0]?.slice(0, 80)];
-      if (process.env.CELL_DEBUG) console.log('VIOL', h.name, JSON.stringify(bad.sandbox.violations.filter((v) => v.event !== 'attempt')));
+      const outcome = (r: Report): unknown => [
+        statuses(r)[TEST],
+        [...new Set(eventKinds(r))],
+        /OBS:(.*)/.exec(r.tests[0]?.message ?? '')?.[1] ?? (r.tests[0]?.message ?? '').split('\n')[0]?.slice(0, 80),
+      ];
+      if (process.env.CELL_DEBUG)
+        console.log('VIOL', h.name, JSON.stringify(bad.sandbox.violations.filter((v) => v.event !== 'attempt')));
       // The hostile job itself met the same limits as in a container of its own.
-      if (!h.perJobDiffers) expect([h.name, outcome(bad)]).toEqual([h.name, outcome(await grade(perJob, pyProbe(h.body)))]);
+      if (!h.perJobDiffers)
+        expect([h.name, outcome(bad)]).toEqual([h.name, outcome(await grade(perJob, pyProbe(h.body)))]);
       seen.push(outcome(bad));
     }
     // One container served every job above (none was stopped from outside).
@@ -260,7 +293,22 @@ describe.skipIf(!engine.ok)(`docker cells${engine.ok ? '' : ` (skipped: ${engine
     const obs = (o: unknown): string => JSON.stringify(o).replace(/:/g, ': ').replace(/,/g, ', ');
     expect(seen).toEqual([
       ['failed', ['attempt'], obs({ daemons: 3 })],
-      ['failed', ['attempt'], obs({ full: 'ENOSPC', atLeastKb: true, writes: { '/job/sub/solution.py': 'EACCES', '/job/sub/new': 'EACCES', '/dev/x': 'EACCES', '/dev/mqueue/q': 'ENOSPC', '/x': 'EROFS', '/proc/1/oom_score_adj': 'EACCES' } })],
+      [
+        'failed',
+        ['attempt'],
+        obs({
+          full: 'ENOSPC',
+          atLeastKb: true,
+          writes: {
+            '/job/sub/solution.py': 'EACCES',
+            '/job/sub/new': 'EACCES',
+            '/dev/x': 'EACCES',
+            '/dev/mqueue/q': 'ENOSPC',
+            '/x': 'EROFS',
+            '/proc/1/oom_score_adj': 'EACCES',
+          },
+        }),
+      ],
       ['failed', ['attempt'], obs({ ipc: ['ENOSPC', 'ENOSPC', 'EINVAL'] })],
       ['failed', ['attempt'], obs({ delivered: 0 })],
       ['failed', ['attempt', 'pids_limit'], obs({ stopped: 'EAGAIN', under: true })],

@@ -28,7 +28,10 @@ export const dockerDef: BackendDef = {
       "a job's container is made by dockerd, in namespaces only a host process with CAP_SYS_ADMIN could join, and Docker's seccomp profile refuses setns inside it; containers are already started ahead, one per job",
   },
   description:
-    'Docker: a fresh container per job from a locally imported image (node + harness only), started ahead and used once; never privileged, network none, ' +
+    'Docker: containers from a locally imported image (node + harness only), each serving up to sandbox.docker_cell jobs in turn (a root runner with ' +
+    'SETUID/SETGID/KILL kills every process, empties /tmp and /job/sub and proves them back to their first state between jobs; each job in memory and ' +
+    'pids cgroups of its own with its exact limits), or one job each with docker_cell 1; never privileged, network none, SysV IPC, POSIX queues and ' +
+    'TIME_WAIT off, ' +
     'all capabilities dropped (the harness, before any student code, writes the submission\'s files into a root-owned tmpfs from its payload and drops ' +
     'to uid 65534, which clears the two it started with), no-new-privileges, read-only root, size-capped /tmp tmpfs, no /dev/shm (IpcMode none), memory = ' +
     'swap limit, pids (refused forks recorded in a pids cgroup of the grader\'s, as on the other backends), CPU and ulimits (nofile, fsize, core); results ' +
