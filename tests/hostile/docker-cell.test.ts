@@ -2,6 +2,7 @@
 // leaves — background processes, files, a full /tmp, IPC objects, sockets in TIME_WAIT, signals, a fork storm, a
 // memory bomb — the next job in the same container sees exactly what a job in a fresh container sees: an observer's
 // whole report (its evidence hash included) is compared with the observer graded alone in a container of its own.
+import { existsSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dockerAvailable, engine as dockerEngine } from '../../src/adapters/sandbox/docker.js';
@@ -44,15 +45,7 @@ const observation = (r: Report): Record<string, unknown> => {
 };
 
 // The observer: everything of the container's state a job can reach and a previous job could have changed.
-const OBSERVER = pyProbe(`listing = []
-for p in os.listdir('/proc'):
-    if p.isdigit():
-        try:
-            listing.append([int(p), open('/proc/%s/stat' % p).read().split(') ')[1][:1], open('/proc/%s/cmdline' % p, 'rb').read()[:80].decode('latin1')])
-        except OSError as e:
-            listing.append([int(p), str(e)[:40]])
-print('LISTING', json.dumps(listing), os.getpid(), os.getppid(), file=sys.stderr)
-def used(p):
+const OBSERVER = pyProbe(`def used(p):
     s = os.statvfs(p)
     return [s.f_blocks - s.f_bfree, s.f_files - s.f_ffree]
 tree = sorted(os.path.join(d, f) for root in ('/tmp', '/job/sub') for d, ds, fs in os.walk(root) for f in fs + ds)
@@ -273,16 +266,12 @@ describe.skipIf(!engine.ok)(`docker cells${engine.ok ? '' : ` (skipped: ${engine
       (await cellContainers()).filter((id) => !before.has(id)).forEach((id) => cells.add(id));
       // The observer saw what it sees alone, down to its evidence's hash.
       expect([h.name, observation(after)]).toEqual([h.name, base]);
-      if (process.env.CELL_DEBUG && after.evidence.hash !== alone.evidence.hash)
-        (await import('node:fs')).writeFileSync('/tmp/cell-debug.json', JSON.stringify([alone, after], null, 1));
       expect([h.name, after.evidence.hash, statuses(after)]).toEqual([h.name, alone.evidence.hash, statuses(alone)]);
       const outcome = (r: Report): unknown => [
         statuses(r)[TEST],
         [...new Set(eventKinds(r))],
         /OBS:(.*)/.exec(r.tests[0]?.message ?? '')?.[1] ?? (r.tests[0]?.message ?? '').split('\n')[0]?.slice(0, 80),
       ];
-      if (process.env.CELL_DEBUG)
-        console.log('VIOL', h.name, JSON.stringify(bad.sandbox.violations.filter((v) => v.event !== 'attempt')));
       // The hostile job itself met the same limits as in a container of its own.
       if (!h.perJobDiffers)
         expect([h.name, outcome(bad)]).toEqual([h.name, outcome(await grade(perJob, pyProbe(h.body)))]);
@@ -315,5 +304,33 @@ describe.skipIf(!engine.ok)(`docker cells${engine.ok ? '' : ` (skipped: ${engine
       ['failed', ['attempt'], 'MemoryError'],
       ['failed', ['attempt', 'memory_limit'], obs({ killed: true })],
     ]);
+  });
+});
+
+describe.skipIf(!engine.ok)(`a docker cell that dies${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
+  it('fails only the job in it: the next job of the batch takes a new cell and is graded as in a fresh one', async () => {
+    const sb = await openSandbox('docker', HARNESS_DIR, { dockerCell: 32 });
+    open.push(sb);
+    const honest = pyProbe("return {'ok': True}");
+    const first = observation(await grade(sb, honest));
+    const [victim] = await cellContainers();
+    // A job that waits; its cell is killed from outside (as the engine or an operator might) while it does.
+    const waiting = grade(sb, pyProbe("open('/tmp/started', 'w').write('1')\ntime.sleep(30)\nreturn {'ok': 'late'}"));
+    const docker = await dockerEngine();
+    // The job has started once its file is in the cell's /tmp (read from the host through the cell's init).
+    const init = (await docker.getContainer(victim as string).inspect()).State.Pid;
+    for (let i = 0; i < 600 && !existsSync(`/proc/${init}/root/tmp/started`); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    await docker.getContainer(victim as string).kill();
+    const lost = await waiting;
+    const after = await grade(sb, honest);
+    // Its test is charged as a one-job container's would be when killed under it; the batch goes on in a new cell.
+    expect([first, statuses(lost), eventKinds(lost), observation(after)]).toEqual([
+      { ok: true },
+      { [TEST]: 'error' },
+      [],
+      { ok: true },
+    ]);
+    expect((await cellContainers()).includes(victim as string)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // [1-byte type][4-byte big-endian length][bytes]. The job's own bytes reach the grader only inside 'o' and 'e' records,
 // so nothing a job writes can end its run, or the next one's, early or late. Per job, its stdout and stderr are kept
 // as a one-job container's are: frames (HMAC-authenticated with the job's own key) on stderr lines, the rest capped.
+import { StringDecoder } from 'node:string_decoder';
 import { createFrameParser, type FrameParser } from './frames.js';
 import type { Frame } from '../../domain/sandbox.js';
 
@@ -63,6 +64,9 @@ export interface JobOutput {
 
 export function createJobOutput(key: string, capBytes: number, onFrame: (f: Frame) => void, onFlood: () => void): JobOutput {
   let line = '';
+  // A record ends wherever the runner's read of the pipe did, inside a UTF-8 sequence too: decoded per record, a frame
+  // with a multi-byte character split there would fail its HMAC and count as forged.
+  const utf8 = new StringDecoder('utf8');
   const out: JobOutput = {
     parser: createFrameParser(key, onFrame),
     stdout: [],
@@ -73,7 +77,7 @@ export function createJobOutput(key: string, capBytes: number, onFrame: (f: Fram
       if (which === 'stdout') return keep('stdout', bytes);
       if (out.limit) return;
       // Frames travel on stderr, each on a line of its own.
-      line += bytes.toString('utf8');
+      line += utf8.write(bytes);
       let nl: number;
       while ((nl = line.indexOf('\n')) >= 0) {
         const text = line.slice(0, nl);

@@ -296,13 +296,14 @@ async function execute(cell: Cell, harness: number, job: SandboxJob, next: boole
   cell.served++;
   if (interrupted) throw new EvigradeError('SANDBOX_FAILED', 'the job was interrupted by the grader');
   if (starved) throw starvedError(job.limits.timeout_ms);
-  if (exit === null && !stopped) throw new EvigradeError('SANDBOX_FAILED', 'docker: the cell ended during the job');
   if (exit?.why) throw new EvigradeError('SANDBOX_FAILED', `docker: ${exit.why}`);
   const memoryLimitHit = await cgroup.memoryLimitHit().catch(() => false);
   const pidsLimitHit = await cgroup.pidsLimitHit().catch(() => false);
   const testTimeout = tests.expired();
   const killed = timedOut || testTimeout !== null || memoryLimitHit;
-  // As Docker reports a one-job container's end: the harness's exit code, 128 + a signal's number, 137 once killed.
+  // As Docker reports a one-job container's end: the harness's exit code, 128 + a signal's number, 137 once killed
+  // (by us, or from outside: a cell that dies takes only this job, which the run then treats as a one-job container
+  // killed under it — the tests it had not reported resume in a new cell).
   const status = exit === null ? 137 : (exit.code ?? 128 + signalNumber(exit.signal ?? 'SIGKILL'));
   const raw: RawRun = {
     frames: out.parser.frames,
