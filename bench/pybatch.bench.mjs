@@ -3,7 +3,8 @@
 //              unsandboxed): what running the tests at all costs;
 //   peer     — one `python3 -m pytest` per submission (the usual Python autograder);
 //   evigrade — the whole `evigrade grade` command over the class (bwrap, --no-llm), start-up included; with
-//              bwrap, with the Python fork server off and on (EVIGRADE_PYTHON_FORK_SERVER=0/1; `BENCH_FORK=0` skips the latter).
+//              bwrap, with the Python fork server off and on (EVIGRADE_PYTHON_FORK_SERVER=0/1; `BENCH_FORK=0` skips the
+//              latter, `BENCH_FORK=only` the former).
 // The class: `BENCH_CLASS` (24) and `BENCH_BIG` (240) copies of the `say` reference (bench/python-say: its
 // unittest file of 20 tests). The floor and the peer are sampled before and after every graded class (this VM's
 // speed drifts within minutes) and read as the median of all samples. `BENCH_BASE_BIN` grades the same classes
@@ -73,11 +74,13 @@ const grade =
       },
     );
 // The fork server (sandbox.python_fork_server, bwrap only) beside the default path, same build, caches of its own.
+// `BENCH_FORK=only`: the fork server's rows alone (the default path since 2026-11-27), for a shorter paired run.
 const FORK = process.env.BENCH_FORK !== '0' && SANDBOX === 'bwrap';
+const UNFORKED = process.env.BENCH_FORK !== 'only' || !FORK;
 const builds = [
-  ['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })],
+  ...(UNFORKED ? [['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
   ...(FORK ? [['this build, fork server', grade(BIN, 'cache-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]] : []),
-  ...(BASE ? [['base build', grade(BASE, 'cache-base', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
+  ...(BASE && UNFORKED ? [['base build', grade(BASE, 'cache-base', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
   ...(BASE && FORK
     ? [['base build, fork server', grade(BASE, 'cache-base-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]]
     : []),

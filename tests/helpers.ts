@@ -120,12 +120,26 @@ export function gradeLocally(
  * jest-mock run plainly in Node (tests/fakes/plain-jest.cjs): the other side of an agreement test, never written down.
  */
 export function plainJest(testFile: string, files: Record<string, string>): Record<string, string> {
+  return JSON.parse(runPlainJest(testFile, files, [])) as Record<string, string>;
+}
+
+/** As plainJest, with each failing test's message as Jest's error carries it ('' for a test that passes). */
+export function plainJestMessages(
+  testFile: string,
+  files: Record<string, string>,
+): Record<string, { status: string; message: string }> {
+  return JSON.parse(runPlainJest(testFile, files, ['--messages'])) as Record<
+    string,
+    { status: string; message: string }
+  >;
+}
+
+function runPlainJest(testFile: string, files: Record<string, string>, flags: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'plain-jest-'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const out = execFileSync(process.execPath, [join(ROOT, 'tests', 'fakes', 'plain-jest.cjs'), dir, testFile], {
+  return execFileSync(process.execPath, [join(ROOT, 'tests', 'fakes', 'plain-jest.cjs'), dir, testFile, ...flags], {
     encoding: 'utf8',
   });
-  return JSON.parse(out) as Record<string, string>;
 }
 
 /**

@@ -11,7 +11,7 @@
 // compared. What still decides equality on the copy (an asymmetricMatch, a computed Set…) is judged by guard.cjs.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
-const { hasSlotCopy, slotCopy } = require('./slots.cjs');
+const { slotCopy, uncopiedSlots, putOwn } = require('./slots.cjs');
 
 const getProto = Object.getPrototypeOf;
 const setProto = Object.setPrototypeOf;
@@ -25,7 +25,6 @@ const IntrinsicMap = Map;
 const IntrinsicSet = Set;
 const WeakMapGet = uncurry(WeakMap.prototype.get);
 const WeakMapSet = uncurry(WeakMap.prototype.set);
-const LIMIT = 200000;
 const functionProxy = (v) => typeof v === 'function' && types.isProxy(v);
 
 /**
@@ -85,20 +84,21 @@ function createMaterializer(opaque, isErrorStack) {
   const noteCopy = (c, v) => WeakMapSet(origins, c, originOf(v));
   // A Date, RegExp or typed array is copied with its slots (slots.cjs), as shellOf makes it: an own getter on one is read
   // once like any other (Jest compares a Date by its time alone; refusing the getter failed honest code).
-  const copyable = (v) =>
-    v !== null && typeof v === 'object' && !opaque(v) && (hasSlotCopy(v) || !(types.isPromise(v) || ArrayBuffer.isView(v) ||
-    types.isAnyArrayBuffer(v) || types.isBoxedPrimitive(v) || types.isWeakMap(v) || types.isWeakSet(v)));
+  const copyable = (v) => v !== null && typeof v === 'object' && !opaque(v) && !uncopiedSlots(v);
 
-  /** Whether any copyable object reachable through own data (Map and Set entries too) has an own accessor. Runs no code. */
+  /**
+   * Whether any copyable object reachable through own data (Map and Set entries too) has an own accessor. Runs no code.
+   * No size limit: the walk (and the copy) run in the test's own time, like Jest's comparison after them (issue 30,
+   * fourth round: 250,000 objects were refused as "too large to compare").
+   */
   function hasAccessor(root) {
     const seen = new WeakSet();
     const stack = [root];
-    let budget = LIMIT;
     while (stack.length) {
       const v = stack.pop();
       if (functionProxy(v)) return true;
       if (!copyable(v) || seen.has(v)) continue;
-      if (budget-- <= 0 || types.isProxy(v)) return true;
+      if (types.isProxy(v)) return true;
       seen.add(v);
       if (types.isMap(v)) MapForEach(v, (val, k) => P.ArrayPush(stack, k, val));
       else if (types.isSet(v)) SetForEach(v, (val) => P.ArrayPush(stack, val));
@@ -118,12 +118,10 @@ function createMaterializer(opaque, isErrorStack) {
     if (functionProxy(value)) return standInFor(value);
     if (!copyable(value) || !hasAccessor(value)) return value;
     const copies = new Map();
-    let budget = LIMIT;
     const copy = (v) => {
       if (functionProxy(v)) return standInFor(v);
       if (!copyable(v)) return v;
       if (copies.has(v)) return copies.get(v);
-      if (budget-- <= 0) throw new Error('The value is too large or too deep to compare (over ' + LIMIT + ' objects, accessors read)');
       if (types.isMap(v) || types.isSet(v)) return copyCollection(v);
       const c = slotCopy(v) || (P.ArrayIsArray(v) ? [] : {});
       setProto(c, getProto(v));
@@ -140,11 +138,7 @@ function createMaterializer(opaque, isErrorStack) {
         const d = P.ObjectGetOwnPropertyDescriptor(v, k);
         if (d === undefined) continue; // a Proxy's ownKeys named a key its descriptor trap does not have
         const read = readOwn(v, k, d);
-        const kept = P.ObjectGetOwnPropertyDescriptor(c, k);
-        // The slotted copy's own property its slot keeps (a RegExp's lastIndex): it takes the value, not the descriptor.
-        if (kept !== undefined && !kept.configurable) c[k] = read.threw ? undefined : copy(read.value);
-        else if (read.threw) P.ObjectDefineProperty(c, k, { get: rethrowing(read.error), enumerable: d.enumerable, configurable: true });
-        else P.ObjectDefineProperty(c, k, { value: copy(read.value), writable: true, enumerable: d.enumerable, configurable: true });
+        putOwn(c, k, read.threw ? { get: rethrowing(read.error), enumerable: d.enumerable } : { value: copy(read.value), writable: true, enumerable: d.enumerable });
       }
       if (P.ArrayIsArray(v)) c.length = v.length;
     };

@@ -14,9 +14,10 @@
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
 const { createMaterializer, shellOf } = require('./accessors.cjs');
-const { hasSlotCopy } = require('./slots.cjs');
+const { uncopiedSlots, putOwn } = require('./slots.cjs');
 const { setCounts } = require('./asymmetric-gate.cjs');
 const { MATCHER_KINDS } = require('./matcher-kinds.cjs');
+const { createJestReads } = require('./jest-reads.cjs');
 
 const isProxy = types.isProxy;
 const isSet = types.isSet;
@@ -24,20 +25,14 @@ const isMap = types.isMap;
 const getProto = Object.getPrototypeOf;
 const ownKeys = Reflect.ownKeys;
 const uncurry = (fn) => Function.prototype.call.bind(fn);
-const ArrayFrom = Array.from;
-const FN_HAS_INSTANCE = Function.prototype[Symbol.hasInstance];
 const CUSTOM_INSTANCEOF = 'the expected class decides `instanceof` itself (its own Symbol.hasInstance)';
-
-/** Whether `C` is a function whose `instanceof` answer is its own code (a static Symbol.hasInstance, or a Proxy). */
-function customInstanceOf(C) {
-  if (typeof C !== 'function') return false;
-  const d = descriptorOnChain(C, Symbol.hasInstance);
-  return !!d && (d.proxy === true || (!d.intrinsic && d.value !== FN_HAS_INSTANCE));
-}
 const MapForEach = uncurry(Map.prototype.forEach);
 const SetForEach = uncurry(Set.prototype.forEach);
 const WeakSetHas = uncurry(WeakSet.prototype.has);
 const WeakSetAdd = uncurry(WeakSet.prototype.add);
+const WeakMapGet = uncurry(WeakMap.prototype.get);
+const WeakMapSet = uncurry(WeakMap.prototype.set);
+const WeakMapHas = uncurry(WeakMap.prototype.has);
 
 // Names, not values: this module loads before lockdown(), which replaces Error, Date and RegExp on the global object
 // (createGuard, called after it, takes the constructors the tests and the submission actually see).
@@ -54,14 +49,14 @@ const LENGTH_SHAPE = Object.freeze({ length: true });
 // a submission's object claiming one of these tags gets that kind's treatment (a "String" has its `includes` called).
 const INTRINSIC_TAGS = new Set(['String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Array', 'Set', 'Map', 'WeakSet', 'WeakMap', 'Date',
   'RegExp', 'Error', 'Promise', 'Function', 'Object', 'Arguments', 'ArrayBuffer', 'DataView', 'Null', 'Undefined', ...INTRINSIC_CTOR_NAMES]);
-// The methods Jest's equality and asymmetric matchers call on a received array or string (arrayContaining `some`,
-// arrayOf `every`, stringContaining `includes`, toContain `indexOf`, iterableEquality the iterator…): one of the
-// submission's there decides the match. Others (`toString`, `push`) Jest never calls, and a subclass may override.
-const JEST_CALLS_ARRAY = ['some', 'every', Symbol.iterator];
+// The methods Jest calls on a received array depend on the matcher and the expected value (jest-reads.cjs): an
+// ArrayContaining calls `some`, an ArrayOf `every`, toHaveBeenCalledWith and toHaveReturnedWith the recorded list's
+// `some`, toHaveReturned(Times) its `reduce`; equality itself none (an Array subclass iterating in its own way is honest).
+// What Jest calls on a recorded list of a mock, per matcher (the list itself: `calls` or `results`).
+const LIST_CALLS = Object.freeze({ toHaveBeenCalledWith: ['some'], toHaveReturnedWith: ['some'], toHaveReturned: ['reduce'], toHaveReturnedTimes: ['reduce'] });
+const NO_CALLS = Object.freeze([]);
 // A String object: stringContaining calls `includes`, stringMatching converts it (toString, valueOf, toPrimitive).
 const JEST_CALLS_STRING = ['includes', 'indexOf', 'toString', 'valueOf', Symbol.toPrimitive, Symbol.iterator];
-// Beyond this many objects a received value is not walked further and cannot count (padding must not hide a forgery).
-const NODE_LIMIT = 200000;
 
 // lockdown's override taming turns data properties of intrinsic prototypes into
 // accessors; those accessors are the platform's, frozen, never the submission's.
@@ -115,6 +110,7 @@ function createGuard(tamper) {
     if (v !== null && (typeof v === 'object' || typeof v === 'function')) WeakSetAdd(branded, v);
     return v;
   };
+  const reads = createJestReads((v) => WeakSetHas(branded, v), descriptorOnChain);
   const { materialize, originOf, noteCopy, isRethrower } = createMaterializer((v) => WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v), isErrorStack);
 
   /** Whether `o` is `fn`'s own `prototype` data property (as `function` and `class` make it). Runs no code. */
@@ -123,80 +119,95 @@ function createGuard(tamper) {
     return d !== undefined && 'value' in d && d.value === o;
   };
 
-  /** Why `value` could decide its own comparison, or null. Runs no code of the value. */
-  function selfDecided(value, label = 'the received value') {
+  /**
+   * Why `value` could decide its own comparison, or null. Runs no code of the value. `arrayCalls`: the methods Jest may
+   * call on an array in it during this comparison (jest-reads.cjs `arrayCallsFor` of the expected value). A walk with a
+   * stack of its own, every object once: no depth or size makes a value refused (issue 30, fourth round: a linked list
+   * of 1,200 nodes was refused as "too deep to check"); its time is the test's own, like Jest's comparison after it.
+   */
+  function selfDecided(value, label, arrayCalls) {
     const seen = new WeakSet();
-    let budget = NODE_LIMIT;
-    function visit(v, where, depth) {
-      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return null;
-      if (WeakSetHas(seen, v) || WeakSetHas(branded, v)) return null;
-      if (budget-- <= 0 || depth > 1000) return where + ' is too large or too deep to check (over ' + NODE_LIMIT + ' objects or 1000 levels)';
+    const stack = [value, label];
+    while (stack.length > 0) {
+      const where = P.ArrayPop(stack);
+      const v = P.ArrayPop(stack);
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) continue;
+      if (WeakSetHas(seen, v) || WeakSetHas(branded, v)) continue;
       WeakSetAdd(seen, v);
       if (isProxy(v)) return where + ' is a Proxy';
       // The platform's own constructors and prototypes (a submission returning [Array, Map]) are not its doing.
-      if (INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v)) return null;
-      if (chainTooLong(v)) return where + ' has a prototype chain longer than ' + CHAIN_LIMIT + ' objects';
-      const am = descriptorOnChain(v, 'asymmetricMatch');
-      if (am && !am.intrinsic) return where + ' carries an asymmetricMatch method that test code did not make';
-      const keys = ownKeys(v);
-      const setOrMap = isSet(v) || isMap(v);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
-        const d = P.ObjectGetOwnPropertyDescriptor(v, k);
-        const label = typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : k;
-        if (d.get || d.set) {
-          if (typeof v === 'function' || isErrorStack(v, k) || isRethrower(d.get)) continue;
-          return where + ' has an accessor property "' + label + '"';
-        }
-        // A function's or class's own `prototype` object names it as its constructor: the language's shape, not a claim.
-        if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function' && !isPrototypeOf(v, d.value)) return where + ' has its own "constructor" method';
-        if (typeof k === 'string' && IMMUTABLE.test(k)) return where + ' carries an Immutable.js marker';
-      }
-      const claim = claimsKind(v);
-      if (claim) return where + claim;
-      if (!setOrMap && typeof v === 'object') {
-        if (inheritsFrom(v, Set.prototype)) return where + ' pretends to be a Set';
-        if (inheritsFrom(v, Map.prototype)) return where + ' pretends to be a Map';
-      }
-      // A Set or Map still claiming its base constructor (Jest then trusts its own methods) must use the intrinsic ones.
-      const ctorD = setOrMap ? descriptorOnChain(v, 'constructor') : null;
-      if (ctorD && (ctorD.intrinsic || ctorD.value === Set || ctorD.value === Map)) {
-        const proto = isSet(v) ? Set.prototype : Map.prototype;
-        for (let i = 0; i < SET_MAP_METHODS.length; i++) {
-          const d = descriptorOnChain(v, SET_MAP_METHODS[i]);
-          const intr = P.ObjectGetOwnPropertyDescriptor(proto, SET_MAP_METHODS[i]);
-          if (d && !d.intrinsic && intr && (d.value !== intr.value || d.get !== intr.get)) return where + ' replaces ' + P.String(SET_MAP_METHODS[i]) + ' of its ' + (isSet(v) ? 'Set' : 'Map');
-        }
-      }
-      let found = null;
-      if (isMap(v)) {
-        MapForEach(v, (val, key) => { found = found || visit(key, where + ' (a key)', depth + 1) || visit(val, where + ' (a value)', depth + 1); });
-      } else if (isSet(v)) {
-        SetForEach(v, (val) => { found = found || visit(val, where + ' (an element)', depth + 1); });
-      }
-      if (found) return found;
-      for (let i = 0; i < keys.length; i++) {
-        const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
-        if (!('value' in d)) continue;
-        const r = visit(d.value, where + (typeof keys[i] === 'symbol' ? '[symbol]' : '.' + keys[i]), depth + 1);
-        if (r) return r;
-      }
-      // Jest also reads inherited properties (toMatchObject, toHaveProperty, objectContaining): the data values the
-      // submission's own prototypes hold are walked too. (Their accessors are a class's getters, ordinary code.)
-      for (let o = getProto(v), n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
-        if (WeakSetHas(seen, o)) break;
-        WeakSetAdd(seen, o);
-        const protoKeys = ownKeys(o);
-        for (let i = 0; i < protoKeys.length; i++) {
-          const d = P.ObjectGetOwnPropertyDescriptor(o, protoKeys[i]);
-          if (protoKeys[i] === 'constructor' || !('value' in d)) continue;
-          const r = visit(d.value, where + ' (inherited ' + (typeof protoKeys[i] === 'symbol' ? '[symbol]' : protoKeys[i]) + ')', depth + 1);
-          if (r) return r;
-        }
-      }
-      return null;
+      if (INTRINSIC_CTORS.has(v) || INTRINSIC_PROTOS.has(v)) continue;
+      const why = nodeDecides(v, where, arrayCalls);
+      if (why) return where + why;
+      const next = childrenOf(v, where, seen);
+      for (let i = next.length - 2; i >= 0; i -= 2) P.ArrayPush(stack, next[i], next[i + 1]);
     }
-    return visit(value, label, 0);
+    return null;
+  }
+
+  /** Why the object `v` itself (not what it holds) could decide a comparison, or null. Runs no code of `v`. */
+  function nodeDecides(v, where, arrayCalls) {
+    if (chainTooLong(v)) return ' has a prototype chain longer than ' + CHAIN_LIMIT + ' objects';
+    const am = descriptorOnChain(v, 'asymmetricMatch');
+    if (am && !am.intrinsic) return ' carries an asymmetricMatch method that test code did not make';
+    const keys = ownKeys(v);
+    const setOrMap = isSet(v) || isMap(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const d = P.ObjectGetOwnPropertyDescriptor(v, k);
+      const label = typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : k;
+      if (d.get || d.set) {
+        if (typeof v === 'function' || isErrorStack(v, k) || isRethrower(d.get)) continue;
+        return ' has an accessor property "' + label + '"';
+      }
+      // A function's or class's own `prototype` object names it as its constructor: the language's shape, not a claim.
+      if (k === 'constructor' && typeof v !== 'function' && typeof d.value === 'function' && !isPrototypeOf(v, d.value)) return ' has its own "constructor" method';
+      if (typeof k === 'string' && IMMUTABLE.test(k)) return ' carries an Immutable.js marker';
+    }
+    const claim = claimsKind(v, arrayCalls);
+    if (claim) return claim;
+    if (!setOrMap && typeof v === 'object') {
+      if (inheritsFrom(v, Set.prototype)) return ' pretends to be a Set';
+      if (inheritsFrom(v, Map.prototype)) return ' pretends to be a Map';
+    }
+    // A Set or Map still claiming its base constructor (Jest then trusts its own methods) must use the intrinsic ones.
+    const ctorD = setOrMap ? descriptorOnChain(v, 'constructor') : null;
+    if (ctorD && (ctorD.intrinsic || ctorD.value === Set || ctorD.value === Map)) {
+      const proto = isSet(v) ? Set.prototype : Map.prototype;
+      for (let i = 0; i < SET_MAP_METHODS.length; i++) {
+        const d = descriptorOnChain(v, SET_MAP_METHODS[i]);
+        const intr = P.ObjectGetOwnPropertyDescriptor(proto, SET_MAP_METHODS[i]);
+        if (d && !d.intrinsic && intr && (d.value !== intr.value || d.get !== intr.get)) return ' replaces ' + P.String(SET_MAP_METHODS[i]) + ' of its ' + (isSet(v) ? 'Set' : 'Map');
+      }
+    }
+    return null;
+  }
+
+  /**
+   * What the walk visits after `v`, in order, as [value, where] pairs flattened: a Map's keys and values, a Set's
+   * elements, own data values, then the data values the submission's own prototypes hold (Jest also reads inherited
+   * properties: toMatchObject, toHaveProperty, objectContaining; their accessors are a class's getters, ordinary code).
+   */
+  function childrenOf(v, where, seen) {
+    const out = [];
+    if (isMap(v)) MapForEach(v, (val, key) => P.ArrayPush(out, key, where + ' (a key)', val, where + ' (a value)'));
+    else if (isSet(v)) SetForEach(v, (val) => P.ArrayPush(out, val, where + ' (an element)'));
+    const keys = ownKeys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
+      if ('value' in d) P.ArrayPush(out, d.value, where + (typeof keys[i] === 'symbol' ? '[symbol]' : '.' + keys[i]));
+    }
+    for (let o = getProto(v), n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
+      if (WeakSetHas(seen, o)) break;
+      WeakSetAdd(seen, o);
+      const protoKeys = ownKeys(o);
+      for (let i = 0; i < protoKeys.length; i++) {
+        const d = P.ObjectGetOwnPropertyDescriptor(o, protoKeys[i]);
+        if (protoKeys[i] === 'constructor' || !('value' in d)) continue;
+        P.ArrayPush(out, d.value, where + ' (inherited ' + (typeof protoKeys[i] === 'symbol' ? '[symbol]' : protoKeys[i]) + ')');
+      }
+    }
+    return out;
   }
 
   /**
@@ -208,9 +219,33 @@ function createGuard(tamper) {
    * own data is followed, to the levels below. Values with internal slots (Map, Set, Date…) are left as they are.
    */
   function readAlong(r, shape, inherited, depth) {
+    const outer = alongMemo === null;
+    if (outer) alongMemo = [new WeakMap(), new WeakMap()];
+    try {
+      return along(r, shape, inherited, depth);
+    } finally {
+      if (outer) alongMemo = null;
+    }
+  }
+  // Per top-level readAlong: expected node → (received node → what was read along it), one map per `inherited`. Each
+  // pair is read once, so a graph the two sides share or a cycle on both (a doubly linked list compared with another)
+  // costs one pass, as Jest's own stacks make it, not one per path (2^depth); a pair met again while it is being read
+  // (a cycle) is the received node as it is.
+  let alongMemo = null;
+  function along(r, shape, inherited, depth) {
     if (depth > 50 || shape === null || typeof shape !== 'object' || isProxy(shape)) return r;
-    if (WeakSetHas(branded, shape)) return objectContaining(shape) ? readAlong(r, shape.sample, true, depth) : r;
+    if (WeakSetHas(branded, shape)) return objectContaining(shape) ? along(r, shape.sample, true, depth) : r;
     if (!ordinary(r)) return inherited ? slotted(r, shape) : r;
+    const memo = alongMemo[inherited ? 1 : 0];
+    let byReceived = WeakMapGet(memo, shape);
+    if (byReceived === undefined) WeakMapSet(memo, shape, (byReceived = new WeakMap()));
+    if (WeakMapHas(byReceived, r)) return WeakMapGet(byReceived, r);
+    WeakMapSet(byReceived, r, r);
+    const result = readNamed(r, shape, inherited, depth);
+    WeakMapSet(byReceived, r, result);
+    return result;
+  }
+  function readNamed(r, shape, inherited, depth) {
     let copy = null;
     const keys = ownKeys(shape);
     for (let i = 0; i < keys.length; i++) {
@@ -219,7 +254,7 @@ function createGuard(tamper) {
       if (!ds || !('value' in ds) || !ds.enumerable) continue;
       const read = readOnce(r, k, inherited);
       if (!read) continue;
-      const inner = readAlong(read.value, ds.value, inherited, depth + 1);
+      const inner = along(read.value, ds.value, inherited, depth + 1);
       if (read.own && inner === read.value) continue;
       copy = copy || cloneOwn(r);
       setData(copy, k, inner);
@@ -263,10 +298,8 @@ function createGuard(tamper) {
 
   // Errors are copied like plain objects (Jest compares their named properties, not their internal slot), Maps and Sets
   // with their entries, Dates, RegExps and typed arrays with what their slots hold (shellOf); values with other internal
-  // slots (a Promise, a boxed primitive, an ArrayBuffer, a DataView) are not: see slotted().
-  const ordinary = (r) =>
-    r !== null && typeof r === 'object' && !isProxy(r) &&
-    (hasSlotCopy(r) || !(types.isPromise(r) || ArrayBuffer.isView(r) || types.isAnyArrayBuffer(r) || types.isBoxedPrimitive(r)));
+  // slots (slots.cjs uncopiedSlots) are not: see slotted().
+  const ordinary = (r) => r !== null && typeof r === 'object' && !isProxy(r) && !uncopiedSlots(r);
 
   /**
    * A Promise, boxed primitive, ArrayBuffer or DataView that Jest reads a named property of (objectContaining): it is not
@@ -301,10 +334,6 @@ function createGuard(tamper) {
    * A copy with the same prototype and own properties (an array stays an array, a Map or Set keeps its entries; an
    * error's stack is copied as text), each configurable, so a value read later along it can take its place.
    */
-  const fixedOn = (o, k) => {
-    const d = P.ObjectGetOwnPropertyDescriptor(o, k);
-    return d !== undefined && !d.configurable;
-  };
   function cloneOwn(r) {
     const c = shellOf(r);
     noteCopy(c, r);
@@ -321,13 +350,7 @@ function createGuard(tamper) {
           // no stack then
         }
         P.ObjectDefineProperty(c, 'stack', { value: text, writable: true, enumerable: false, configurable: true });
-      } else if (fixedOn(c, keys[i])) {
-        // The shell's own property its slot keeps (a RegExp's lastIndex): it takes the value, not the descriptor.
-        if ('value' in d) c[keys[i]] = d.value;
-      } else {
-        d.configurable = true;
-        P.ObjectDefineProperty(c, keys[i], d);
-      }
+      } else putOwn(c, keys[i], d);
     }
     if (array) c.length = r.length;
     return c;
@@ -337,12 +360,12 @@ function createGuard(tamper) {
    * Whether `v` (or a prototype of the submission's on its chain) claims a kind of the platform's it is not: a
    * `Symbol.toStringTag` naming one (Jest's `isA` believes it), a `constructor` that is an intrinsic constructor
    * (Jest's `iterableEquality` compares constructors, then trusts `size`, `has` and the iterator), or, on a genuine
-   * array or String object, an own or inherited method of the submission's where Jest calls one (JEST_CALLS_*).
-   * Runs no code of `v`.
+   * array or String object, an own or inherited method of the submission's where Jest calls one (`arrayCalls`,
+   * JEST_CALLS_STRING). Runs no code of `v`.
    */
-  function claimsKind(v) {
+  function claimsKind(v, arrayCalls) {
     const boxedString = types.isStringObject(v);
-    const array = P.ArrayIsArray(v) || ArrayBuffer.isView(v) || boxedString;
+    const calls = boxedString ? JEST_CALLS_STRING : P.ArrayIsArray(v) ? arrayCalls : NO_CALLS;
     for (let o = v, n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
       // A getter for the tag is the language's own idiom for a class's name: only a tag stored as data is judged here.
       const tag = P.ObjectGetOwnPropertyDescriptor(o, Symbol.toStringTag);
@@ -353,15 +376,26 @@ function createGuard(tamper) {
       if (ctor && 'value' in ctor && INTRINSIC_CTORS.has(ctor.value) && !isGenuine(v, ctor.value.name)) {
         return ' claims to be made by ' + P.String(ctor.value.name) + ' (an inherited constructor)';
       }
-      if (!array) continue;
-      const calls = boxedString ? JEST_CALLS_STRING : JEST_CALLS_ARRAY;
-      for (let i = 0; i < calls.length; i++) {
-        const d = P.ObjectGetOwnPropertyDescriptor(o, calls[i]);
-        if (d && (d.get || d.set || typeof d.value === 'function')) {
-          const k = calls[i];
-          return ' shadows the ' + (boxedString ? 'string' : 'array') + ' method ' + (typeof k === 'symbol' ? '[' + P.String(k.description) + ']' : '"' + k + '"');
-        }
-      }
+      const k = ownMethod(o, calls);
+      if (k !== null) return ' shadows the ' + (boxedString ? 'string' : 'array') + ' method ' + k;
+    }
+    return null;
+  }
+
+  /** The first of `names` that `o` has as an own method or accessor, printed, or null. Runs no code. */
+  function ownMethod(o, names) {
+    for (let i = 0; i < names.length; i++) {
+      const d = P.ObjectGetOwnPropertyDescriptor(o, names[i]);
+      if (d && (d.get || d.set || typeof d.value === 'function')) return typeof names[i] === 'symbol' ? '[' + P.String(names[i].description) + ']' : '"' + names[i] + '"';
+    }
+    return null;
+  }
+
+  /** Whether `v` or a prototype of the submission's on its chain has one of `names` of its own. Runs no code. */
+  function shadows(v, names) {
+    for (let o = v, n = 0; o !== null && !INTRINSIC_PROTOS.has(o) && !isProxy(o) && n < CHAIN_LIMIT; o = getProto(o), n++) {
+      const k = ownMethod(o, names);
+      if (k !== null) return k;
     }
     return null;
   }
@@ -387,20 +421,29 @@ function createGuard(tamper) {
   }
 
   /** Plain data: nothing in the expected value is the submission's or a custom class (then Jest's rules are the test's own business). */
-  function isPlainExpected(v, depth) {
+  function isPlainExpected(v, depth, seen = new WeakSet()) {
     if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return true;
     if (typeof v === 'function') return WeakSetHas(branded, v) || INTRINSIC_CTORS.has(v);
-    if (WeakSetHas(branded, v)) return true;
+    // Met before on another path (a shared or cyclic graph): judged there, so each object is looked at once.
+    if (WeakSetHas(branded, v) || WeakSetHas(seen, v)) return true;
     if (isProxy(v) || depth > 50) return false;
+    WeakSetAdd(seen, v);
     const proto = getProto(v);
     const ok = proto === null || proto === Object.prototype || P.ArrayIsArray(v) || isSet(v) || isMap(v) || v instanceof Date || v instanceof RegExp || v instanceof Error || ArrayBuffer.isView(v);
     if (!ok) return false;
     const keys = ownKeys(v);
     for (let i = 0; i < keys.length && i < 10000; i++) {
       const d = P.ObjectGetOwnPropertyDescriptor(v, keys[i]);
-      if (d && 'value' in d && !isPlainExpected(d.value, depth + 1)) return false;
+      if (d && 'value' in d && !isPlainExpected(d.value, depth + 1, seen)) return false;
     }
     return true;
+  }
+
+  /** An expected class as `instanceof` reads it (jest-reads.cjs): one deciding `instanceof` itself fails the matcher. */
+  function classAsData(name, C) {
+    const c = reads.classAsData(C);
+    if (c.custom) fail(name, CUSTOM_INSTANCEOF);
+    return c.value;
   }
 
   function fail(matcher, reason) {
@@ -457,37 +500,60 @@ function createGuard(tamper) {
    * whether Jest reads inherited properties at the top level), then the result walked (selfDecided). The one
    * preparation every matcher family that compares a submission's value shares.
    */
-  function asData(value, shape, inherited, label) {
+  function asData(value, shape, inherited, label, arrayCalls) {
     const read = readChecked(() => readAlong(materialize(value), shape, inherited, 0));
     if (read.why) return { value: read.value, why: label + ': ' + read.why };
-    return { value: read.value, why: selfDecided(read.value, label) };
+    return { value: read.value, why: selfDecided(read.value, label, arrayCalls) };
   }
 
   /** The expected values a matcher compares with, an expected value the submission's own class made read as data too. */
-  function expectedAsData(name, expected, from) {
+  function expectedAsData(name, expected, from, arrayCalls) {
     for (let i = from; i < expected.length; i++) {
       if (isPlainExpected(expected[i], 0)) continue;
       expected[i] = materialize(expected[i]);
-      const why = selfDecided(expected[i], 'the expected value');
+      const why = selfDecided(expected[i], 'the expected value', arrayCalls);
       if (why) fail(name, why);
     }
   }
 
   function deepAsData(name, received, expected) {
-    expectedAsData(name, expected, 0);
-    const r0 = materialize(received);
+    const arrayCalls = reads.arrayCallsFor(expected);
+    expectedAsData(name, expected, 0, arrayCalls);
+    let r0;
+    let shape = expected[0];
+    if (name === 'toContainEqual') {
+      // Jest iterates what toContainEqual receives (`[...received]`): iterated here once, and its items compared as data,
+      // each along the expected item.
+      r0 = reads.iterateOnce(received);
+      if (P.ArrayIsArray(r0) && r0 !== received) shape = repeat(shape, r0.length);
+    } else r0 = received;
+    r0 = materialize(r0);
     const read = readChecked(() =>
-      name === 'toHaveProperty' ? readPath(r0, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(r0, expected[0], name === 'toMatchObject', 0));
+      name === 'toHaveProperty' ? readPath(r0, expected[0], expected.length > 1 ? expected[1] : undefined) : readAlong(r0, shape, name === 'toMatchObject', 0));
     if (read.why) fail(name, 'the received value: ' + read.why);
-    let value = read.value;
-    let why = selfDecided(value);
-    // Jest iterates what toContainEqual receives (Array.from): iterated here once, and its items walked.
-    if (!why && name === 'toContainEqual' && value !== null && typeof value === 'object' && !P.ArrayIsArray(value)) {
-      value = ArrayFrom(value);
-      why = selfDecided(value);
-    }
+    const why = selfDecided(read.value, 'the received value', arrayCalls);
     if (why) fail(name, why);
-    return value;
+    return read.value;
+  }
+  const repeat = (v, n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) P.ArrayPush(out, v);
+    return out;
+  };
+
+  /** A method of the submission's on the mock's recorded list where the matcher calls one (LIST_CALLS) fails it. */
+  function listCalls(name, state) {
+    const calls = LIST_CALLS[name];
+    if (calls === undefined) return;
+    const list = name === 'toHaveBeenCalledWith' ? state.calls : state.results;
+    const k = shadows(list, calls);
+    if (k !== null) fail(name, 'the recorded ' + (list === state.calls ? 'calls' : 'results') + ' list has its own method ' + k);
+  }
+
+  /** The count matchers read only that the value is a mock the test made, and its recorded list (LIST_CALLS). */
+  function countChecked(name, received) {
+    checkMockClaim(name, received);
+    if (isMock(received)) listCalls(name, received.mock);
   }
 
   /** A mock the test made, or a value that does not claim to be one (Jest then reports it as not a mock). */
@@ -506,12 +572,15 @@ function createGuard(tamper) {
     checkMockClaim(name, received);
     if (!isMock(received)) return received;
     const nth = name === 'toHaveBeenNthCalledWith' || name === 'toHaveNthReturnedWith' ? 1 : 0;
-    expectedAsData(name, expected, nth);
+    const arrayCalls = reads.arrayCallsFor(expected);
+    expectedAsData(name, expected, nth, arrayCalls);
     const state = received.mock;
     const results = state.results;
-    const list = kind === 'calls' ? state.calls : results.map((r) => r.value);
+    listCalls(name, state);
+    const list = kind === 'calls' ? state.calls : [];
+    if (kind === 'returns') for (let i = 0; i < results.length; i++) P.ArrayPush(list, results[i].value);
     const shape = kind === 'calls' ? expected.slice(nth) : expected[nth];
-    const read = asData(list, list.map(() => shape), false, kind === 'calls' ? 'the recorded calls' : 'the recorded results');
+    const read = asData(list, repeat(shape, list.length), false, kind === 'calls' ? 'the recorded calls' : 'the recorded results', arrayCalls);
     if (read.why) fail(name, read.why);
     if (read.value === list) return received;
     const calls = kind === 'calls' ? read.value : state.calls;
@@ -534,14 +603,12 @@ function createGuard(tamper) {
    * of the value is Jest's business here, so nothing else is judged.
    */
   function lengthAsData(name, received) {
-    // A Proxy's `length` is its get trap's answer: read once, into a copy, like a getter's.
-    const r0 = isProxy(received) ? materialize(received) : received;
-    return readChecked(() => readAlong(r0, LENGTH_SHAPE, true, 0)).value;
+    return readChecked(() => readAlong(received, LENGTH_SHAPE, true, 0)).value;
   }
 
   /** toThrow: the thrown value read as data (thrownWhy), in the function Jest calls or the value `.rejects` hands over. */
   function throwsAsData(name, orig, ctx, received, expected) {
-    if (customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
+    expected[0] = classAsData(name, expected[0]);
     const thrownShape = expected[0] !== null && typeof expected[0] === 'object' ? expected[0] : null;
     if (ctx && ctx.promise === 'rejects') {
       const thrown = thrownWhy(received, thrownShape);
@@ -575,16 +642,15 @@ function createGuard(tamper) {
       const kind = MATCHER_KINDS[name];
       if (kind === undefined) throw new P.Error('evigrade: Jest matcher ' + name + ' has no kind in matcher-kinds.cjs');
       const wrapped = function (received, ...expected) {
+        // A Proxy's traps would answer what these matchers ask (its `length`, its prototype, its items): asked once, into
+        // a copy (accessors.cjs). The deep kinds do the same inside asData; a thrown Proxy is read in thrownWhy.
+        if ((kind === 'shallow' || kind === 'length') && isProxy(received)) received = materialize(received);
         if (kind === 'deep') received = deepAsData(name, received, expected);
         else if (kind === 'calls' || kind === 'returns') received = mockAsData(name, kind, received, expected);
-        else if (kind === 'count') checkMockClaim(name, received);
+        else if (kind === 'count') countChecked(name, received);
         else if (kind === 'length') received = lengthAsData(name, received);
         else if (kind === 'throws') return throwsAsData(name, orig, this, received, expected);
-        else if (kind === 'shallow') {
-          // A Proxy's traps would answer the question (its prototype, its items): asked once, into a copy.
-          if (isProxy(received)) received = materialize(received);
-          if (name === 'toBeInstanceOf' && customInstanceOf(expected[0])) fail(name, CUSTOM_INSTANCEOF);
-        }
+        else if (kind === 'shallow' && name === 'toBeInstanceOf') expected[0] = classAsData(name, expected[0]);
         return run(name, orig, this, [received, ...expected]);
       };
       if (internalFlag && orig[internalFlag] !== undefined) P.ObjectDefineProperty(wrapped, internalFlag, { value: orig[internalFlag] });
@@ -607,7 +673,7 @@ function createGuard(tamper) {
     const named = readChecked(() => materialize(readAlong(e, THROWN_SHAPE, true, 0)));
     const along = shape && !named.why ? readChecked(() => readAlong(named.value, shape, false, 0)) : named;
     const why = named.why || along.why;
-    const reason = (why ? 'the thrown value: ' + why : null) || thrownDecides(along.value) || (shape ? selfDecided(along.value, 'the thrown value') : null);
+    const reason = (why ? 'the thrown value: ' + why : null) || thrownDecides(along.value) || (shape ? selfDecided(along.value, 'the thrown value', reads.arrayCallsFor([shape])) : null);
     return { value: along.value, reason };
   }
 
@@ -649,7 +715,7 @@ function createGuard(tamper) {
     return make(mod, 'assert');
   }
 
-  return { brand, wrapMatchers, selfDecided, beginTest, endTest, recordingAssert };
+  return { brand, wrapMatchers, beginTest, endTest, recordingAssert, classAsData };
 }
 
 /** One line describing a thrown value, without running its code beyond reading a data `message`. */
@@ -659,4 +725,4 @@ function errorLine(e) {
   return d && 'value' in d && typeof d.value === 'string' ? d.value : 'a thrown value';
 }
 
-module.exports = { createGuard, descriptorOnChain, customInstanceOf, CUSTOM_INSTANCEOF };
+module.exports = { createGuard, descriptorOnChain };

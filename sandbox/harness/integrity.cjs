@@ -8,6 +8,8 @@
 // results from this job cannot be trusted.
 const P = require('./primordials.cjs');
 
+const getProto = Object.getPrototypeOf;
+
 // Properties whose mere appearance on a prototype changes how matchers see
 // every value (`asymmetricMatch` makes any object match anything, `then` turns
 // results into thenables, `toJSON` rewrites serialisation).
@@ -37,7 +39,7 @@ function snapshotObject(obj) {
 }
 
 function createIntegrity() {
-  const watched = []; // [label, object, snapshot, sealedShape]
+  const watched = []; // [label, object, snapshot, sealedShape, prototype]
   let firstViolation = null;
 
   const bindings = []; // [name, value]: the start realm's global bindings verdict code resolves at call time
@@ -57,7 +59,7 @@ function createIntegrity() {
   }
 
   function watch(label, obj, sealedShape) {
-    P.ArrayPush(watched, [label, obj, snapshotObject(obj), !!sealedShape]);
+    P.ArrayPush(watched, [label, obj, snapshotObject(obj), !!sealedShape, getProto(obj)]);
   }
 
   /** After a change made through the harness's own API (expect.addEqualityTesters), the new state is the one to keep. */
@@ -66,7 +68,9 @@ function createIntegrity() {
   }
 
   function checkOne(entry) {
-    const [label, obj, snap, sealed] = entry;
+    const [label, obj, snap, sealed, proto] = entry;
+    // A watched object that is not frozen (the objects expect.extend adds factories to) could otherwise inherit one.
+    if (getProto(obj) !== proto) return label + "'s prototype was replaced";
     const keys = keysOf(obj);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];

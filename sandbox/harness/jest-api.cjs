@@ -4,10 +4,11 @@
 // student code, so the matcher registry is snapshotted untouched.
 const P = require('./primordials.cjs');
 const { types } = require('node:util');
-const { descriptorOnChain, customInstanceOf, CUSTOM_INSTANCEOF } = require('./guard.cjs');
+const { descriptorOnChain } = require('./guard.cjs');
 
 const WeakSetAdd = Function.prototype.call.bind(WeakSet.prototype.add);
 const WeakSetHas = Function.prototype.call.bind(WeakSet.prototype.has);
+const getProto = Object.getPrototypeOf;
 
 const ASYMMETRIC = ['any', 'anything', 'arrayContaining', 'arrayOf', 'closeTo', 'objectContaining', 'stringContaining', 'stringMatching'];
 const JEST_MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -17,13 +18,17 @@ function createExpect(integrity, tamper, guard) {
   const { expect: realExpect } = require('expect');
   // Built-in matchers refuse received values that would decide their own comparison.
   guard.wrapMatchers(globalThis[JEST_MATCHERS].matchers, INTERNAL_MATCHER);
-  // Every call first proves the environment is untouched.
-  function expect(...args) {
+  // Every call first proves the environment is untouched (also before extend and addEqualityTesters take the watched
+  // state anew, so a change made before them is not taken with it).
+  function checkIntact(what) {
     const v = integrity.verify();
     if (v) {
       tamper('tampering.intrinsics', v);
-      throw new P.Error('evigrade: the test environment was tampered with (' + v + '); this assertion cannot be trusted');
+      throw new P.Error('evigrade: the test environment was tampered with (' + v + '); this ' + what + ' cannot be trusted');
     }
+  }
+  function expect(...args) {
+    checkIntact('assertion');
     const out = P.ReflectApply(realExpect, undefined, args);
     const received = args[0];
     if (received !== null && (typeof received === 'object' || typeof received === 'function')) settledBy(out, received);
@@ -70,26 +75,24 @@ function createExpect(integrity, tamper, guard) {
       });
     }
   }
-  // Asymmetric matchers count only when test code made them: everything these return is branded.
-  const branding = (target, source) => (k) => {
-    const fn = source[k];
-    target[k] = typeof fn === 'function' ? (...a) => guard.brand(P.ReflectApply(fn, source, checkSample(k, a))) : fn;
-  };
-  // expect.any(C) asks `instanceof C`: a class of the submission's that answers that itself would decide the match.
+  // expect.any(C) asks `instanceof C`: C is read as toBeInstanceOf's class is (a Proxy's answers asked once; a class
+  // answering `instanceof` itself would decide the match, and fails it).
   function checkSample(k, args) {
-    if (k === 'any' && customInstanceOf(args[0])) {
-      tamper('tampering.self_equality', 'expect.any: ' + CUSTOM_INSTANCEOF);
-      throw new P.Error('evigrade: expect.any cannot decide: ' + CUSTOM_INSTANCEOF + '. The submission would decide the match itself.');
-    }
+    if (k === 'any' && args.length > 0) args[0] = guard.classAsData('expect.any', args[0]);
     return args;
   }
+  // expect.extend adds a custom matcher's factories (as Jest adds them to its own expect) on objects of their own, the
+  // prototypes of the tests' expect and expect.not, which stay frozen as before.
+  const extensions = { expect: P.ObjectCreate(getProto(expect)), not: P.ObjectCreate(Object.prototype) };
+  P.ObjectSetPrototypeOf(expect, extensions.expect);
+  const not = P.ObjectCreate(extensions.not);
+  const factories = brandingFactories(guard, checkSample);
   for (const k of Reflect.ownKeys(realExpect)) {
     if (k === 'length' || k === 'name' || k === 'prototype') continue;
     if (k === 'not') {
-      const not = {};
-      for (const n of Reflect.ownKeys(realExpect.not)) branding(not, realExpect.not)(n);
+      for (const n of Reflect.ownKeys(realExpect.not)) factories.offer(not, realExpect.not, n);
       expect.not = P.ObjectFreeze(not);
-    } else if (ASYMMETRIC.includes(k)) branding(expect, realExpect)(k);
+    } else if (ASYMMETRIC.includes(k)) factories.offer(expect, realExpect, k);
     else expect[k] = realExpect[k];
   }
   // The equality testers every toEqual consults: a live array a submission can reach through a caught assertion
@@ -97,20 +100,62 @@ function createExpect(integrity, tamper, guard) {
   // expect.addEqualityTesters; anything else is seen at the next expect() (red-team pass, hostile class 10).
   const testers = globalThis[JEST_MATCHERS].customEqualityTesters;
   // Custom matchers (expect.extend) and testers a hidden test adds join the watched state: added through the API,
-  // not tampering.
-  const rewatching = (method, label) => (...a) => {
-    const out = P.ReflectApply(realExpect[method], realExpect, a);
-    integrity.rewatch(label);
+  // not tampering. A custom matcher is also an asymmetric matcher in Jest (expect.toBeWithinRange(1, 10),
+  // expect.not.toBeWithinRange(…)): Jest defines its factories on its own expect, and the tests' expect offers them
+  // branded, as it offers expect.any. Only the tests hold this expect (the submission's realm has none: docs/harness.md).
+  const realExtend = realExpect.extend;
+  expect.extend = (matchers) => {
+    checkIntact('expect.extend');
+    try {
+      return P.ReflectApply(realExtend, realExpect, [matchers]);
+    } finally {
+      // Jest defines the factories one matcher at a time: those it made before refusing one are offered too.
+      const names = matchers !== null && matchers !== undefined ? P.ObjectKeys(matchers) : [];
+      for (let i = 0; i < names.length; i++) {
+        factories.offer(expect, realExpect, names[i], extensions.expect);
+        factories.offer(not, realExpect.not, names[i], extensions.not);
+      }
+      for (const label of ['jest-matchers', 'expect extensions', 'expect.not extensions']) integrity.rewatch(label);
+    }
+  };
+  expect.addEqualityTesters = (...a) => {
+    checkIntact('expect.addEqualityTesters');
+    const out = P.ReflectApply(realExpect.addEqualityTesters, realExpect, a);
+    integrity.rewatch('jest-equality-testers');
     return out;
   };
-  expect.extend = rewatching('extend', 'jest-matchers');
-  expect.addEqualityTesters = rewatching('addEqualityTesters', 'jest-equality-testers');
   P.ObjectFreeze(expect);
   integrity.watch('expect', expect, true);
+  // Not frozen (extend adds to them): a property appears only through expect.extend, or the next expect() says so.
+  integrity.watch('expect extensions', extensions.expect, true);
+  integrity.watch('expect.not extensions', extensions.not, true);
   integrity.watch('jest-matchers', globalThis[JEST_MATCHERS].matchers, true);
   integrity.watch('jest-equality-testers', testers, true);
   integrity.watch('jest-matchers-object', globalThis[JEST_MATCHERS], true);
   return { expect, realExpect };
+}
+
+/**
+ * The tests' asymmetric-matcher factories (`expect.any`, `expect.not.objectContaining`, a custom matcher's
+ * `expect.toBeWithinRange`): each brands what it returns, so Jest's equality counts it (asymmetric-gate.cjs). One fixed
+ * function per name, calling the factory Jest last defined under it (a later expect.extend of the same name replaces
+ * the matcher, as in Jest), defined on `holder` (the target itself, or the object it inherits extensions from). A name
+ * the tests' expect already uses for something else (`assertions`, `extend`) keeps it.
+ */
+function brandingFactories(guard, checkSample) {
+  const current = new WeakMap(); // target → SafeMap(name → Jest's factory)
+  function offer(target, source, k, holder = target) {
+    const d = P.ObjectGetOwnPropertyDescriptor(source, k);
+    if (!d || typeof d.value !== 'function') return;
+    let made = current.get(target);
+    if (!made) current.set(target, (made = new P.SafeMap()));
+    const mine = P.MapHas(made, k);
+    P.MapSet(made, k, d.value);
+    if (mine || k in target) return;
+    const factory = (...a) => guard.brand(P.ReflectApply(P.MapGet(made, k), source, checkSample(k, a)));
+    P.ObjectDefineProperty(holder, k, { value: factory, enumerable: true, writable: false, configurable: false });
+  }
+  return { offer };
 }
 
 function createJestObject(getState, guard) {

@@ -8,6 +8,8 @@ const uncurry = (fn) => Function.prototype.call.bind(fn);
 module.exports = Object.freeze({
   ObjectKeys: Object.keys,
   ObjectFreeze: Object.freeze,
+  ObjectCreate: Object.create,
+  ObjectSetPrototypeOf: Object.setPrototypeOf,
   ObjectDefineProperty: Object.defineProperty,
   ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
@@ -20,6 +22,7 @@ module.exports = Object.freeze({
   JSONParse: JSON.parse,
   ArrayIsArray: Array.isArray,
   ArrayPush: uncurry(Array.prototype.push),
+  ArrayPop: uncurry(Array.prototype.pop),
   StringSlice: uncurry(String.prototype.slice),
   StringSplit: uncurry(String.prototype.split),
   PromiseThen: uncurry(Promise.prototype.then),

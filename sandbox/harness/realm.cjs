@@ -285,6 +285,9 @@ function createStudentRealm(o) {
     const endowments = {
       console: consoleFacade(), process: processFacade(),
       Date, Math, Intl, WeakRef, FinalizationRegistry,
+      // ses leaves the float typed arrays out of a Compartment's globals (a NaN's bits could leak nondeterminism); they
+      // are intrinsics lockdown() froze, like Uint8Array, and honest code uses them (issue 30: `new Float64Array` threw).
+      Float32Array, Float64Array,
       structuredClone: (v, opts) => M.toRealm(structuredClone(M.toHost(v, true), M.toHost(opts, true))),
       atob: (s) => atob(M.toHost(s, true)), btoa: (s) => btoa(M.toHost(s, true)),
       queueMicrotask: (fn) => {

@@ -6,6 +6,8 @@
 const { types } = require('node:util');
 
 const uncurry = (fn) => Function.prototype.call.bind(fn);
+const getOwn = Object.getOwnPropertyDescriptor;
+const define = Object.defineProperty;
 const getter = (proto, key) => uncurry(Object.getOwnPropertyDescriptor(proto, key).get);
 
 const IntrinsicDate = Date;
@@ -37,6 +39,30 @@ const TYPED = new Map(
 /** Whether `v` is a value slotCopy can copy. */
 const hasSlotCopy = (v) => types.isDate(v) || types.isRegExp(v) || types.isTypedArray(v);
 
+/**
+ * Whether `v` has internal slots a copy would not carry (a Promise, a boxed primitive, an ArrayBuffer or DataView, a
+ * WeakMap or WeakSet): such a value is compared as it is, never copied (guard.cjs, accessors.cjs). Maps, Sets and
+ * errors are copied with what Jest compares of them; Dates, RegExps and typed arrays through slotCopy.
+ */
+const uncopiedSlots = (v) =>
+  !hasSlotCopy(v) &&
+  (types.isPromise(v) || ArrayBuffer.isView(v) || types.isAnyArrayBuffer(v) || types.isBoxedPrimitive(v) || types.isWeakMap(v) || types.isWeakSet(v));
+
+/**
+ * Puts own property `k` (descriptor `d`) on a copy `c`, configurable so a value read later can take its place — except
+ * where the copy already has `k` as a non-configurable own property its slot keeps (a RegExp's lastIndex): that takes
+ * the value, not the descriptor.
+ */
+function putOwn(c, k, d) {
+  const kept = getOwn(c, k);
+  if (kept !== undefined && !kept.configurable) {
+    if ('value' in d) c[k] = d.value;
+    return;
+  }
+  d.configurable = true;
+  define(c, k, d);
+}
+
 /** A new value of `v`'s intrinsic kind holding what its slots hold (no prototype of the submission's yet), or null. */
 function slotCopy(v) {
   if (types.isDate(v)) return new IntrinsicDate(DateGetTime(v));
@@ -53,4 +79,4 @@ function slotCopy(v) {
   return null;
 }
 
-module.exports = { hasSlotCopy, slotCopy };
+module.exports = { hasSlotCopy, slotCopy, uncopiedSlots, putOwn };

@@ -7,9 +7,10 @@
 import os
 import sys
 
-READ, ENV, SPAWN, SIGNAL, NETWORK = (
+READ, ENV, SPAWN, SIGNAL, NETWORK, NATIVE = (
     'sandbox.attempt.read_outside', 'sandbox.attempt.env', 'sandbox.attempt.spawn', 'sandbox.attempt.signal',
-    'sandbox.attempt.network')
+    'sandbox.attempt.network', 'sandbox.attempt.native')
+CODES = frozenset((READ, ENV, SPAWN, SIGNAL, NETWORK, NATIVE))  # what the test process accepts on the pipe
 SPAWNS = {'subprocess.Popen', 'os.system', 'os.exec', 'os.posix_spawn', 'os.spawn', 'os.fork', 'os.forkpty',
           'os.startfile', 'pty.spawn'}
 SIGNALS = {'os.kill', 'os.killpg'}
@@ -22,6 +23,14 @@ LISTINGS = {'os.listdir', 'os.scandir', 'glob.glob', 'os.chdir'}
 PATH_OPENERS = {'pathlib', 'io', '_pyio', 'os', 'shutil', 'codecs', 'fileinput', 'glob', 'gzip',
                 'bz2', 'lzma', 'zipfile', 'tarfile', 'csv', 'json', 'linecache', 'tokenize'}
 # (tempfile is not one: it opens directories it chose itself, probing /var/tmp and others where /tmp is not writable.)
+# Native code runs where no audit hook sees it: a foreign function called through ctypes can read any file, the
+# environment or signal a process without one event. What the hooks can see is the way in — the FFI module imported,
+# a library loaded, a symbol looked up, memory read at an address — so that is the attempt (`native`), reported when
+# the submission's own code takes it (not ctypes' own import-time set-up, not a standard-library module using it).
+FFI_MODULES = {'ctypes', '_ctypes'}
+NATIVE_EVENTS = {'ctypes.dlopen': 'loaded library %s', 'ctypes.dlsym': 'looked up %s', 'ctypes.dlsym/handle': 'looked up %s',
+                 'ctypes.cdata': 'read memory at an address', 'ctypes.string_at': 'read memory at an address',
+                 'ctypes.wstring_at': 'read memory at an address'}
 MAX_DETAIL = 200
 
 
@@ -31,8 +40,10 @@ def install(root, fd):
     stdlib = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.__file__))}
     here = os.path.dirname(os.path.realpath(__file__))
     me = os.getpid()
-    inside = tuple(p.rstrip('/') + '/' for p in (root, here, '/tmp', '/dev/null', '/dev/zero', '/dev/urandom',
-                                                   '/dev/random', '/dev/full', *stdlib))
+    realpath = os.path.realpath
+    inside = tuple(realpath(p).rstrip('/') + '/' for p in (root, here, '/tmp', '/dev/null', '/dev/zero', '/dev/urandom',
+                                                           '/dev/random', '/dev/full', *stdlib))
+    own_proc = ('/proc/self/', '/proc/%d/' % me)
     std_files = tuple(p.rstrip('/') + '/' for p in stdlib)
     write, getframe, fspath, join, normpath = os.write, sys._getframe, os.fspath, os.path.join, os.path.normpath
     sent = set()
@@ -62,6 +73,25 @@ def install(root, fd):
             f = f.f_back
         return f is not None and in_stdlib(f)
 
+    def by_submission(depth, through):
+        """True when the frame `depth` up, past frames of the standard-library modules in `through`, is the
+        submission's own code."""
+        f = getframe(depth + 1)
+        while f is not None and module_of(f) in through and in_stdlib(f):
+            f = f.f_back
+        return f is not None and f.f_code.co_filename.startswith(root + '/')
+
+    def native(event, args):
+        if event == 'import':
+            # the importing frame is past importlib's own (frozen) frames
+            if args and args[0] in FFI_MODULES and by_submission(2, ('importlib',)):
+                report(NATIVE, 'imported %s' % args[0])
+        elif by_submission(2, FFI_MODULES):
+            what = args[1] if event.startswith('ctypes.dlsym') and len(args) > 1 else args[0] if args else None
+            name = what if isinstance(what, str) else 'the process itself' if what is None else '#%r' % (what,)
+            text = NATIVE_EVENTS[event]
+            report(NATIVE, text % name if '%s' in text else text)
+
     def path_of(p):
         try:
             p = fspath(p)
@@ -71,14 +101,23 @@ def install(root, fd):
             p = p.decode('utf-8', 'replace')
         return normpath(join(root, p)) if isinstance(p, str) else None
 
+    def where(p):
+        """The file a path leads to, symlinks followed: /proc/self/root, /proc/self/fd and a link made in /tmp
+        lead out of wherever their names point."""
+        try:
+            return realpath(p)
+        except (OSError, ValueError):
+            return p
+
     def hook(event, args):
         if event == 'open' or event in LISTINGS:
             p = path_of(args[0]) if args and not isinstance(args[0], int) else None
             if p is None:
                 return
-            if p.startswith('/proc/self/environ') or p.startswith('/proc/%d/environ' % me):
+            q = where(p)
+            if any(x.startswith(('/proc/self/environ', '/proc/%d/environ' % me)) for x in (p, q)):
                 report(ENV, 'read %s' % p)
-            elif not (p + '/').startswith(inside) and not (p + '/').startswith('/proc/self/') and not from_stdlib_config(2):
+            elif not (q + '/').startswith(inside + own_proc) and not from_stdlib_config(2):
                 report(READ, '%s %s' % ('listed' if event in LISTINGS else 'opened', p))
         elif event in SPAWNS:
             what = args[1] if event == 'subprocess.Popen' and len(args) > 1 else args[0] if args else ''
@@ -92,9 +131,12 @@ def install(root, fd):
             report(NETWORK, '%s %r' % (event, args[1:2] if own else args[:2]))
         elif event in ('os.putenv', 'os.unsetenv'):
             report(ENV, '%s %r' % (event, args[0]))
+        elif event in NATIVE_EVENTS or event == 'import':
+            native(event, args)
 
     sys.addaudithook(hook)
     _watch_environ(report, root)
+    _watch_unaudited(report, root, me)
 
 
 def _watch_environ(report, root):
@@ -144,3 +186,42 @@ def _watch_environ(report, root):
     if hasattr(os, 'environb'):
         os.environb = Watched(env._data, os.environb.encodekey, os.environb.decodekey, os.environb.encodevalue,
                               os.environb.decodevalue)
+
+
+def _watch_unaudited(report, root, me):
+    """Two C functions CPython calls without an audit event: `_posixsubprocess.fork_exec` (what subprocess runs
+    after its own event) and `signal.pidfd_send_signal` (a signal through a pidfd, `os.pidfd_open`). Each becomes
+    a wrapper in its C module (and in `signal`, which copied it) that reports a call the submission's own code
+    makes, then calls the original."""
+    import _posixsubprocess
+    import _signal
+    getframe = sys._getframe
+    fork_exec, send = _posixsubprocess.fork_exec, getattr(_signal, 'pidfd_send_signal', None)
+
+    def own_caller():
+        f = getframe(2)
+        return f is not None and f.f_code.co_filename.startswith(root + '/')
+
+    def pid_of(fd):
+        try:
+            with open('/proc/self/fdinfo/%d' % fd) as f:
+                return next((int(line.split()[1]) for line in f if line.startswith('Pid:')), None)
+        except (OSError, ValueError, TypeError, IndexError):
+            return None
+
+    def watched_fork_exec(*args):
+        if own_caller():
+            report(SPAWN, '_posixsubprocess.fork_exec %s' % repr(args[0] if args else None)[:120])
+        return fork_exec(*args)
+
+    def watched_send(pidfd, sig, *rest):
+        pid = pid_of(pidfd)
+        if pid != me:
+            report(SIGNAL, 'signal.pidfd_send_signal(%r, %r)' % (pid, sig))
+        return send(pidfd, sig, *rest)
+
+    _posixsubprocess.fork_exec = watched_fork_exec
+    if send is not None:
+        _signal.pidfd_send_signal = watched_send
+        if 'signal' in sys.modules:
+            sys.modules['signal'].pidfd_send_signal = watched_send

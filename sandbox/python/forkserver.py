@@ -5,7 +5,7 @@
 # Each child gets the isolation a fresh bubblewrap job gets, because it *is* in a fresh bubblewrap job: the grader
 # starts bwrap for the job exactly as it always does (its own user, mount, pid, net, ipc, uts and cgroup
 # namespaces, read-only root, its submission bound at /job/sub, a fresh size-capped /tmp, a read-only /dev),
-# running only `hold.py`, which keeps the sandbox open. The child joins that sandbox whole (setns on a pidfd of the
+# running only the holder (python-forks.ts HOLDER_PROGRAM), which keeps the sandbox open. The child joins that sandbox whole (setns on a pidfd of the
 # holder: every namespace at once, then its root), becomes a process of the job's pid namespace, drops every
 # capability joining gave it, takes the holder's stdin/stdout/stderr/frames descriptors and closes all others, and
 # only then runs boot.main(). What it carries from here is this process's memory right after the imports below,
@@ -36,7 +36,9 @@ if os.uname().machine == 'aarch64':
     SYS_SETNS = 268
 # user, mount, pid, net, ipc, uts and cgroup: every namespace bwrap made for the job.
 JOIN = 0x10000000 | 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000 | 0x04000000 | 0x02000000
-HOLDER_ROOT_FD = 5  # hold.py keeps an O_PATH descriptor of its root here
+HOLDER_ROOT_FD = 5  # the holder keeps a descriptor of its root here
+# ... and the job's stdin, stdout, stderr and frames descriptor here (python-forks.ts HOLDER_PROGRAM): the job takes them as 0-3
+HOLDER_JOB_FDS = (6, 7, 8, 9)
 NOBODY = 65534
 JOB_ROOT = '/job/sub'  # a job's working directory (bwrap's --chdir), an empty directory of the Python root here
 JOB_ENV = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'TZ': 'UTC', 'FORCE_COLOR': '0', 'NO_COLOR': '1'}
@@ -119,7 +121,7 @@ def intermediate(holder, limits, report_w):
     try:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         pidfd = check(libc.syscall(SYS_PIDFD_OPEN, holder, 0), 'pidfd_open')
-        fds = [check(libc.syscall(SYS_PIDFD_GETFD, pidfd, n, 0), 'pidfd_getfd') for n in (0, 1, 2, 3, HOLDER_ROOT_FD)]
+        fds = [check(libc.syscall(SYS_PIDFD_GETFD, pidfd, n, 0), 'pidfd_getfd') for n in HOLDER_JOB_FDS + (HOLDER_ROOT_FD,)]
         check(libc.syscall(SYS_SETNS, pidfd, JOIN), 'setns')
         os.fchdir(fds[4])
         os.chroot('.')

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import types
 
+import attempts
 import handover
 import owntime
 from rpc import Endpoint, Remote
@@ -97,6 +98,9 @@ class Submission:
         self.test = None  # the running test's node id
         self.ended = {}  # generation -> (test, status) of the stop that ended that process
         self.mirrors = {}
+        # Sends the notes gathered so far to the grader (the plugin's flush_events): an attempt is reported as it
+        # happens, so a job stopped from outside (its own limit, a test's from the grader) keeps its evidence.
+        self.announce = lambda: None
         owntime.become_subreaper()
 
     # -- the process
@@ -111,6 +115,7 @@ class Submission:
             from_child_r, to_child_w, attempts_r, out_r, err_r = self.spawn()
         self.mirrors_fds = (out_r, err_r)
         self.attempts = (attempts_r, [b''])
+        self.attempts_open = True  # until the pipe's writers are gone
         self.generation += 1
         self.ep = Endpoint(Pipe(from_child_r, to_child_w), self.serve, self.proxy, self.wait)
         self.ep.describe = describe_own
@@ -214,17 +219,21 @@ class Submission:
     def wait(self):
         """Blocks until the submission answers, or stops it once the test's budget is provably spent. Samples
         at least every CONFIRM_S, so a child that lives a little while is seen (red-team F6, F12)."""
-        fd = self.fds[0]
+        fd, notes = self.fds[0], self.attempts[0]
         clock = owntime.OwnTime()
         upper = 0.0
         while True:
             left = self.budget.ms - self.budget.used
             try:
-                ready, _, _ = select.select([fd], [], [], CONFIRM_S if left <= upper else min((left - upper) / 1000, CONFIRM_S))
+                ready, _, _ = select.select([fd, notes] if self.attempts_open else [fd], [], [],
+                                            CONFIRM_S if left <= upper else min((left - upper) / 1000, CONFIRM_S))
             except (OSError, ValueError) as e:
                 raise ChannelBroken('waiting on the pipe failed: %s' % e) from None
+            if notes in ready:
+                self.attempts_open = bool(self.drain_attempts())  # readable and empty: no writer is left
+                self.announce()
             upper, lower = clock.sample()
-            if ready:
+            if fd in ready:
                 self.budget.used += max(upper, 0)
                 return
             if lower >= left:
@@ -270,12 +279,14 @@ class Submission:
         """What the submission attempted so far (attempts.py), as notes. A line it forged itself can only
         accuse itself, so lines are checked for shape, not origin."""
         fd, pending = self.attempts
-        pending[0] += read_available(fd)
+        got = read_available(fd)
+        pending[0] += got
         *lines, pending[0] = pending[0].split(b'\n')
         for line in lines[:256]:
             code, _, detail = line.decode('utf-8', 'replace').partition('\t')
             if code in ATTEMPT_CODES and detail:
                 note(self.events, code, detail[:200])
+        return got
 
     @staticmethod
     def drain_mirror(fd, limit=65536):
@@ -482,8 +493,7 @@ def describe_own(v):
     return 'obj', None
 
 
-ATTEMPT_CODES = {'sandbox.attempt.read_outside', 'sandbox.attempt.env', 'sandbox.attempt.spawn',
-                 'sandbox.attempt.signal', 'sandbox.attempt.network'}
+ATTEMPT_CODES = attempts.CODES
 
 
 def note(events, code, detail):

@@ -325,6 +325,8 @@ def run(payload, channel, spare=None):
         plugin = EvigradePlugin(payload, channel, sub, events)
     else:
         plugin.__init__(payload, channel, sub, events)
+    if sub is not None:
+        sub.announce = plugin.flush_events
     _serve_test_modules_from_memory(payload, plugin.import_failed)
     try:
         code = pytest.main(args, plugins=[plugin]) if config is None else session.main(config)

@@ -48,7 +48,7 @@ export const SANDBOX_EVENTS = [
   'blocked_module',
   'resumed',
   // what the submission's code tried at run time (a file outside its folder, the environment, a process, a
-  // signal to another process, the network), seen as it happened; its flag is one of ATTEMPT_FLAGS
+  // signal to another process, the network, native code), seen as it happened; its flag is one of ATTEMPT_FLAGS
   'attempt',
   'load_error',
 ] as const;
@@ -59,6 +59,8 @@ export const ATTEMPT_FLAGS = [
   'sandbox.attempt.spawn',
   'sandbox.attempt.signal',
   'sandbox.attempt.network',
+  // native code (Python's ctypes): what it then does is past every hook, so the way in is the attempt
+  'sandbox.attempt.native',
 ] as const;
 export type AttemptFlag = (typeof ATTEMPT_FLAGS)[number];
 export const SandboxEventSchema = z

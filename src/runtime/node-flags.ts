@@ -6,13 +6,15 @@
 const V8_INTERRUPT_BUDGET = 67_584;
 
 /**
- * WebAssembly (ruff and tree-sitter in the lint threads) stays on Liftoff, V8's baseline compiler, unless a function
- * runs very hot: at the default tiering budget TurboFan recompiled most of ruff's 10 MB module in the background,
- * ≈ 5 s of CPU in every grader run that analysed Python (a Python class of 24 paid ≈ 0.2 s per submission for it),
- * where Liftoff's code lints a file in a few ms (bench/README.md, issue 36). TurboFan stays available, unlike
- * `--liftoff-only`, which measured the same.
+ * WebAssembly (ruff and tree-sitter in the lint threads) is compiled by Liftoff, V8's baseline compiler, only. At the
+ * default tiering budget TurboFan recompiled most of ruff's 10 MB module in the background, ≈ 5 s of CPU in every
+ * grader run that analysed Python; at a 1,100× budget (`--wasm-tiering-budget=2000000000`, kept until 2026-11-27) it
+ * still did after a few dozen files: ≈ 1 s of a background thread for 24 checks of `say`, ≈ 1.4 s for 240, and it made
+ * the checks themselves slower meanwhile (2,400 checks: 3.4 s + 0.55 s in the background against 0.87 s on Liftoff
+ * alone). A Python class of 24 paid ≈ 80 ms a submission for it (bench/README.md, issue 36, the floor pass). A file's
+ * analysis is bounded by its CPU budget either way.
  */
-const WASM_TIERING = '--wasm-tiering-budget=2000000000';
+const WASM_TIERING = '--liftoff-only';
 
 /**
  * The grader's own flags, set by bin/evigrade.js before the grader loads. Most commands live for seconds: at V8's

@@ -58,10 +58,45 @@ const ATTEMPTS: Case[] = [
       'sandbox.attempt.read_outside: listed /',
     ],
   },
+  {
+    // Past the hooks: libc's getenv, open and kill called through ctypes raise no event of their own, so the
+    // way in (the FFI imported by a built name, the process's own symbols loaded and looked up) is the attempt.
+    name: 'native code: the environment, /etc/passwd and a signal through ctypes, at import and in a tested call',
+    code: `ffi = __import__('ct' + 'ypes')\nlibc = ffi.CDLL(None)\nlibc.getenv.restype = ffi.c_char_p\nsecret = libc.getenv(b'HF_TOKEN')\nfd = libc.open(b'/etc/passwd', 0)\n\n\ndef total(xs):\n    libc.kill(libc.getppid(), 0)\n    return sum(xs)\n`,
+    attempts: [
+      'sandbox.attempt.native: imported ctypes',
+      'sandbox.attempt.native: loaded library the process itself',
+      'sandbox.attempt.native: looked up getenv',
+      'sandbox.attempt.native: looked up open',
+      'sandbox.attempt.native: looked up kill',
+      'sandbox.attempt.native: looked up getppid',
+    ],
+  },
+  {
+    // Two C functions CPython runs without an audit event: a process through _posixsubprocess, and a signal to
+    // the test process through a pidfd.
+    name: 'unaudited doors: _posixsubprocess.fork_exec and a signal through a pidfd, by built names',
+    code: `import importlib\nps = importlib.import_module('_posix' + 'subprocess')\nsig = importlib.import_module('sig' + 'nal')\nm = importlib.import_module('o' + 's')\ntry:\n    ps.fork_exec(['/bin/sh', '-c', 'id'])\nexcept (TypeError, OSError):\n    pass\n\n\ndef total(xs):\n    sig.pidfd_send_signal(m.pidfd_open(m.getppid()), 0)\n    return sum(xs)\n`,
+    attempts: [
+      "sandbox.attempt.spawn: _posixsubprocess.fork_exec ['/bin/sh', '-c', 'id']",
+      'sandbox.attempt.signal: signal.pidfd_send_signal(1, 0)',
+    ],
+  },
+  {
+    // A path is checked where it leads, not where its name points: /proc/self/root is the root file system.
+    name: "a file outside through /proc/self/root, the process's own view of the root",
+    code: `try:\n    open('/proc/self/root/etc/passwd').read()\nexcept OSError:\n    pass\n${CORRECT}`,
+    attempts: ['sandbox.attempt.read_outside: opened /proc/self/root/etc/passwd'],
+  },
 ];
 
 // Honest code: none of this is an attempt.
 const HONEST = `import collections, json, mimetypes, os, pathlib, tempfile, random, dataclasses, decimal
+import multiprocessing.sharedctypes  # the standard library importing and using ctypes for itself
+try:
+    SHARED = multiprocessing.sharedctypes.RawArray('i', 4)
+except OSError:
+    pass
 
 
 @dataclasses.dataclass
@@ -78,6 +113,7 @@ try:  # no writable directory at all under unshare: tempfile probes its candidat
 except OSError:
     pass
 KIND = mimetypes.guess_type('x.json')
+STATUS = open('/proc/self/status').read()  # its own process, as resource-minded code reads it
 os.kill(os.getpid(), 0)
 ${CORRECT.trim()}
 `;
@@ -87,7 +123,7 @@ function attemptsOf(r: Report): string[] {
 }
 
 /** A signal to the test process: its pid differs by backend (1 where it is its namespace's init). */
-const samePid = (d: string): string => d.replace(/os\.kill\(\d+, 0\)/, 'os.kill(1, 0)');
+const samePid = (d: string): string => d.replace(/(os\.kill|signal\.pidfd_send_signal)\(\d+, 0\)/, '$1(1, 0)');
 
 function check(r: Report, c: Case): void {
   expect(statuses(r)).toEqual(ALL_PASS); // no points change: the tests decide what the code earns
@@ -110,13 +146,44 @@ describe.each(backends)('what a Python submission attempts at run time ($id)', (
   );
 
   it.skipIf(!ok)(
-    'honest code (stdlib imports, its own file, a temporary directory, mimetypes, a signal to itself) raises nothing',
+    'honest code (stdlib imports, its own file, a temporary directory, mimetypes, ctypes used by the standard library, a signal to itself) raises nothing',
     async () => {
       const r = await gradeInline(id, rubric(), { 'solution.py': HONEST });
       expect([statuses(r), attemptsOf(r), flagCodes(r).filter((f) => f.startsWith('sandbox.'))]).toEqual([
         ALL_PASS,
         [],
         [],
+      ]);
+    },
+    180_000,
+  );
+});
+
+// The attempt is reported as it happens: a job stopped from outside before the test ends keeps it. Here the hidden
+// test itself never gives control back (a loop in C in the test process), so the grader stops the whole job at the
+// test's limit; the environment read made during the call before it is still in the report.
+const STUCK_TESTS = `from solution import total
+
+
+def test_then_stuck():
+    assert total([1, 2]) == 3
+    sum(range(10 ** 13))
+`;
+const stuckRubric = () =>
+  inlineRubric(
+    { 'solution_test.py': STUCK_TESTS },
+    { language: 'python', limits: { timeout_ms: 20_000, test_timeout_ms: 1000 } },
+  );
+describe.each(backends)('an attempt before the job is stopped from outside ($id)', ({ id, ok }) => {
+  it.skipIf(!ok)(
+    'the environment read in the call is evidence though the test never reports',
+    async () => {
+      const code = `import os\n\n\ndef total(xs):\n    os.environ.get('HF_TOKEN')\n    return sum(xs)\n`;
+      const r = await gradeInline(id, stuckRubric(), { 'solution.py': code });
+      expect([statuses(r), attemptsOf(r), r.sandbox.violations.map((v) => v.event)]).toEqual([
+        { 'solution_test.py::test_then_stuck': 'timeout' },
+        ['sandbox.attempt.env: read HF_TOKEN'],
+        ['attempt', 'timeout'],
       ]);
     },
     180_000,

@@ -54,6 +54,29 @@ def test_test_process_is_clean():
     assert os.listdir('/tmp') == []
 
 
+def test_holder_is_closed():
+    # Forked, the job's sandbox is kept open by the Python root's execute-only shell (python-forks.ts HOLDER_PROGRAM):
+    # the job's own user, yet nothing of the job may read its memory, environment or descriptors (it is non-dumpable).
+    held = []
+    for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
+        try:
+            with open('/proc/%s/cmdline' % pid, 'rb') as f:
+                if not f.read().startswith(b'/evigrade/hold\\0'):
+                    continue
+            with open('/proc/%s/status' % pid) as f:
+                uid = [line.split()[1] for line in f if line.startswith('Uid:')]
+        except OSError:
+            continue
+        refused = []
+        for what, look in (('mem', open), ('environ', open), ('fd/5', os.readlink)):
+            try:
+                look('/proc/%s/%s' % (pid, what))
+            except PermissionError:
+                refused.append(what)
+        held.append((uid == [str(os.getuid())], refused))
+    assert held == ${main === 'forkserver.py' ? "[(True, ['mem', 'environ', 'fd/5'])]" : '[]'}
+
+
 def test_leave():
     assert leave() == 'left'
 
@@ -132,7 +155,7 @@ def found():
                 cmd = f.read()
         except OSError:
             continue
-        if int(pid) not in [1, os.getpid(), os.getppid()] + DAEMON and b'hold.py' not in cmd:
+        if int(pid) not in [1, os.getpid(), os.getppid()] + DAEMON and not cmd.startswith(b'/evigrade/hold\\0'):
             seen.append('process %s %r' % (pid, cmd[:80]))
     return seen
 `;
@@ -140,6 +163,7 @@ def found():
 const PASSED = {
   'test_fork.py::test_started_by': 'passed',
   'test_fork.py::test_test_process_is_clean': 'passed',
+  'test_fork.py::test_holder_is_closed': 'passed',
   'test_fork.py::test_leave': 'passed',
   'test_fork.py::test_found': 'passed',
 };

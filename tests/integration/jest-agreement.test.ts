@@ -3,7 +3,8 @@
 // classes with private fields and getters, custom and ES5-style errors, thrown strings, callbacks and jest.fn,
 // mutated arguments, Dates, async code with resolves/rejects, done callbacks, per-test timeouts, .each (arrays
 // and tagged tables), xtest, test.skip and test.todo, ES modules and CommonJS, default exports, implicit globals
-// and their ReferenceErrors, an export after code on its line, top-level await, unhandled rejections.
+// and their ReferenceErrors, an export after code on its line, top-level await, unhandled rejections, custom matchers
+// (expect.extend) used directly and as asymmetric matchers inside other matchers.
 // Jest "failed" is any of failed/error/timeout here; "pending" is skipped, "todo" is skipped with message "todo".
 // A submission on which Evigrade differs from Jest (by design, or known and not fixed) is listed in DELIBERATE with the reason and the
 // statuses Evigrade gives instead (asserted exactly, counted apart from the agreement figure).

@@ -50,10 +50,20 @@ function intrinsicsOf(Compartment, start) {
   return reach([
     [new Compartment().globalThis, 'intrinsics'],
     [hidden, 'hidden intrinsics'],
-    ...['WeakRef', 'FinalizationRegistry', 'Error', 'Date', 'RegExp', 'Function', 'Math', 'Intl'].map((n) => [
-      start[n],
-      n,
-    ]),
+    // The language's own constructors lockdown() froze that a Compartment does not list (the float typed arrays: ses
+    // leaves them out; realm.cjs endows them).
+    ...[
+      'WeakRef',
+      'FinalizationRegistry',
+      'Error',
+      'Date',
+      'RegExp',
+      'Function',
+      'Math',
+      'Intl',
+      'Float32Array',
+      'Float64Array',
+    ].map((n) => [start[n], n]),
   ]);
 }
 

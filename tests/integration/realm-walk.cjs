@@ -77,12 +77,27 @@ const ARGSETS = [
   ['abc', {}, cb],
 ];
 
+/**
+ * data.txt as the calls expect it. Async calls of earlier iterations (an fs.rm, an fs.mkdir of the same path) still
+ * land meanwhile, so it may be gone or a folder now: made again, and a call racing it only gets another argument.
+ */
+function freshData() {
+  const p = path.join(scratch, 'data.txt');
+  try {
+    if (fs.statSync(p, { throwIfNoEntry: false })?.isFile()) return;
+    fs.rmSync(p, { recursive: true, force: true });
+    fs.writeFileSync(p, 'benign\n');
+  } catch {
+    // raced by a call still landing: the next iteration makes it again
+  }
+}
+
 async function callEverything(functions) {
   const results = [];
   for (const [fn, holder, where] of functions) {
     if (process.env.WALK_DEBUG) fs.writeSync(2, where + '\n');
     for (const args of ARGSETS) {
-      if (!fs.existsSync(path.join(scratch, 'data.txt'))) fs.writeFileSync(path.join(scratch, 'data.txt'), 'benign\n');
+      freshData();
       for (const construct of [false, true]) {
         try {
           const r = construct ? Reflect.construct(fn, args) : Reflect.apply(fn, holder, args);

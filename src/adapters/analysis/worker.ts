@@ -4,7 +4,7 @@ import type { LintSpec } from '../../domain/lint.js';
 import type { FileAnalysis } from '../../domain/analysis.js';
 import { measureAst, measureFile, ParseFailure } from '../../stages/analysis/metrics.js';
 import { codeBytes } from '../../stages/analysis/strip-comments.js';
-import { lintWithAst, prepareParser } from './lint.js';
+import type * as LintModule from './lint.js';
 import { startMeter, type MeterSlot } from './meter.js';
 import type { typecheck } from './typecheck.js';
 import { parsePython, preparePythonParser, pythonParserReady } from './python-parser.js';
@@ -50,11 +50,20 @@ const tooLarge = (task: AnalysisTask, size: number): FileAnalysis | null => {
   };
 };
 
+// ESLint (≈ 135 ms of CPU to load, bundle and code cache included) is loaded by a thread's first JavaScript or
+// TypeScript file, before that file's meter starts: a thread that analyses only Python never loads it.
+let linter: typeof LintModule | null = null;
+
 export default function analyse(task: AnalysisTask): FileAnalysis | Promise<FileAnalysis> {
-  // Synchronous once the grammar is loaded: piscina's worker waits for tasks with Atomics.wait, so a task
+  // Synchronous once the grammar or ESLint is loaded: piscina's worker waits for tasks with Atomics.wait, so a task
   // that yields to the event loop is resumed late (≈ 50 ms and 15 ms of CPU more per file, measured).
   if (task.file.endsWith('.py'))
     return pythonParserReady() ? analysePython(task) : preparePythonParser().then(() => analysePython(task));
+  if (linter) return analyseScript(linter, task);
+  return import('./lint.js').then((loaded) => analyseScript((linter = loaded), task));
+}
+
+function analyseScript({ lintWithAst, prepareParser }: typeof LintModule, task: AnalysisTask): FileAnalysis {
   prepareParser(task.file); // the TypeScript parser's first load is not the file's CPU
   startMeter(task.meter);
   const large = tooLarge(task, codeBytes(task.view));

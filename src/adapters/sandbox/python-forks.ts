@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { EvigradeError } from '../../domain/errors.js';
 import type { Limits } from '../../domain/rubric.js';
 import { processTree, readOr } from './proc-tree.js';
-import { SANDBOX_PYTHON } from './python-rootfs.js';
+import { SANDBOX_HOLDER, SANDBOX_PYTHON } from './python-rootfs.js';
 import { JOB_ENV } from './types.js';
 
 // The grader's side of the Python fork server (sandbox/python/forkserver.py, docs/python-harness.md "Fork server"):
@@ -14,8 +14,18 @@ import { JOB_ENV } from './types.js';
 
 /** The fork server's program inside the Python root. */
 export const FORK_SERVER = [SANDBOX_PYTHON, '-I', '-B', '/evigrade/py/forkserver.py'];
-/** What keeps a job's bwrap sandbox open for the forked child to join (no site: a small start). */
-export const HOLDER_PROGRAM = [SANDBOX_PYTHON, '-I', '-S', '/evigrade/py/hold.py'];
+/**
+ * What keeps a job's bwrap sandbox open for the forked child to join: the Python root's execute-only shell
+ * (python-rootfs.ts SANDBOX_HOLDER: non-dumpable, so the job's processes cannot trace it or read it). It keeps the job's
+ * stdin, stdout, stderr and frames descriptor on 6–9 and its root on 5 (forkserver.py takes them from there), says one
+ * byte on fd 4 once the sandbox is set up, and waits for the grader to close fd 4 — reading it as its stdin, so no
+ * redirection of the wait ever moves a descriptor the template may be taking at that moment. It runs nothing of the
+ * job's and reads nothing of it.
+ */
+const HOLD = 'exec 5</ 6<&0 7>&1 8>&2 9>&3 0<&4 || exit 70; printf r >&4 || exit 70; while read -r _; do :; done';
+export const HOLDER_PROGRAM = [SANDBOX_HOLDER, '-c', HOLD];
+/** The holder's name in /proc/<pid>/comm (the file it runs). */
+const HOLDER_COMM = SANDBOX_HOLDER.slice(SANDBOX_HOLDER.lastIndexOf('/') + 1);
 
 /** How the job's process ended (from the template, which reaps it). */
 export interface ForkExit {
@@ -29,7 +39,7 @@ export interface ForkedJob {
   readonly exit: Promise<ForkExit>;
 }
 
-/** Forks the job's process into the sandbox whose holder (hold.py) has this host pid. */
+/** Forks the job's process into the sandbox whose holder (HOLDER_PROGRAM) has this host pid. */
 export type Join = (holder: number) => Promise<ForkedJob>;
 
 export interface PythonForks {
@@ -147,6 +157,9 @@ export function createPythonForks(rootfs: () => Promise<string>): PythonForks {
   let usable: Promise<boolean> | null = null;
   return {
     usable() {
+      // The holder is non-dumpable only because it runs a file it may not read, and only while fs.suid_dumpable is
+      // not 1 ("debug": every process dumpable). On such a host no template is started: jobs start afresh.
+      if (readOr('/proc/sys/fs/suid_dumpable', '0').trim() === '1') return Promise.resolve(false);
       usable ??= acquire().then(
         (t) => {
           idle.push(t);
@@ -183,7 +196,7 @@ export function joinWhenHeld(child: ChildProcess, join: Join): Promise<ForkedJob
     const held = child.stdio[4] as Readable;
     held.once('data', () => {
       void processTree(child.pid as number).then((pids) => {
-        const holder = pids.find((p) => readComm(p).startsWith('python'));
+        const holder = pids.find((p) => readComm(p) === HOLDER_COMM);
         if (holder === undefined) reject(new EvigradeError('SANDBOX_FAILED', 'the Python fork server found no holder in the sandbox'));
         else resolve(holder);
       }, reject);

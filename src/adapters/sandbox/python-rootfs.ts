@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { EvigradeError } from '../../domain/errors.js';
@@ -13,12 +13,21 @@ export const SANDBOX_PYTHON = '/usr/bin/python3';
 export const SANDBOX_PY_HARNESS = '/evigrade/py/boot.py';
 const PY_HARNESS_DIR = '/evigrade/py';
 const HOST_PYTHON = '/usr/bin/python3';
+/**
+ * What keeps a forked job's sandbox open (python-forks.ts HOLDER_PROGRAM): a copy of the host's POSIX shell (Debian's
+ * dash, Essential), execute-only (mode 0111). The kernel makes a process that executes a file it may not read
+ * non-dumpable (`would_dump`, fs/exec.c), so a job's processes, of the same uid, can neither trace it nor read its memory,
+ * environment or descriptors (tests/hostile/python-fork.test.ts), as `hold.py` made itself with `prctl` before: the
+ * shell starts in ≈ 1 ms where `python3 -I -S` took 13–17 ms of every job (bench/README.md, issue 36, the floor pass).
+ */
+export const SANDBOX_HOLDER = '/evigrade/hold';
+const HOST_SHELL = '/bin/sh';
 const DIST = '/usr/lib/python3/dist-packages';
 /** pytest 7 and what it imports (Debian's python3-pytest); whichever of these the host has. */
 const PACKAGES = ['pytest', '_pytest', 'pluggy', 'iniconfig', 'attr', 'py.py', 'py', 'packaging'];
 /** Standard-library parts no grading needs (GUIs, the test suite, installers, a static libpython). */
 const SKIP = new Set(['test', 'idlelib', 'tkinter', 'turtledemo', 'ensurepip', 'lib2to3', 'pydoc_data', 'venv', 'sitecustomize.py']);
-const LAYOUT = 1;
+const LAYOUT = 2;
 
 /** Where Debian's python3 keeps its standard library (/usr/lib/python3.X), or a clear error. */
 async function pythonHome(): Promise<{ version: string; stdlib: string }> {
@@ -45,7 +54,8 @@ export async function ensurePythonRootfs(base: string, harnessDir: string): Prom
   const dynload = join(stdlib, 'lib-dynload');
   const modules = (await readdir(dynload)).filter((f) => f.endsWith('.so')).map((f) => join(dynload, f));
   const contents = await Promise.all(harnessFiles.map((f) => readFile(join(pyHarness, f))));
-  const sources = [HOST_PYTHON, stdlib, ...modules, ...PACKAGES.map((p) => join(DIST, p))];
+  const shell = await realpath(HOST_SHELL);
+  const sources = [HOST_PYTHON, shell, stdlib, ...modules, ...PACKAGES.map((p) => join(DIST, p))];
   const key = sha256(Buffer.concat([...contents, Buffer.from(`${LAYOUT}|${version}|${await stamps(sources)}`)])).slice(0, 16);
   const manifest = join(base, `rootfs-py-${key}.libs`);
   const listed = await readFile(manifest, 'utf8').then((t) => t.split('\n').filter(Boolean), () => null);
@@ -53,9 +63,9 @@ export async function ensurePythonRootfs(base: string, harnessDir: string): Prom
     const dir = join(base, `rootfs-py-${key}-${sha256(await stamps(listed)).slice(0, 12)}`);
     if (await exists(dir)) return dir;
   }
-  const libs = await sharedLibraries(HOST_PYTHON, ...modules);
+  const libs = await sharedLibraries(HOST_PYTHON, shell, ...modules);
   const dir = join(base, `rootfs-py-${key}-${sha256(await stamps(libs)).slice(0, 12)}`);
-  if (!(await exists(dir))) await buildTree(dir, { stdlib, libs, pyHarness, harnessFiles });
+  if (!(await exists(dir))) await buildTree(dir, { stdlib, libs, pyHarness, harnessFiles, shell });
   await mkdir(base, { recursive: true, mode: 0o700 });
   const tmp = `${manifest}.${process.pid}.tmp`;
   await writeFile(tmp, libs.join('\n'));
@@ -76,8 +86,8 @@ async function stamps(paths: readonly string[]): Promise<string> {
   return each.join('|');
 }
 
-async function buildTree(dir: string, from: { stdlib: string; libs: string[]; pyHarness: string; harnessFiles: string[] }): Promise<void> {
-  const { stdlib, libs, pyHarness, harnessFiles } = from;
+async function buildTree(dir: string, from: { stdlib: string; libs: string[]; pyHarness: string; harnessFiles: string[]; shell: string }): Promise<void> {
+  const { stdlib, libs, pyHarness, harnessFiles, shell } = from;
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(tmp, { recursive: true, mode: 0o755 });
   await place(HOST_PYTHON, join(tmp, SANDBOX_PYTHON), 0o755);
@@ -91,6 +101,9 @@ async function buildTree(dir: string, from: { stdlib: string; libs: string[]; py
   }
   for (const f of harnessFiles) await place(join(pyHarness, f), join(tmp, PY_HARNESS_DIR, f), 0o644);
   await compileHarness(join(tmp, PY_HARNESS_DIR));
+  // A copy, never a link: its mode is its own (a hard link would share, and change, the host's file's).
+  await copyFile(shell, join(tmp, SANDBOX_HOLDER));
+  await chmod(join(tmp, SANDBOX_HOLDER), 0o111);
   // The empty directory pytest's in-memory test modules are named under.
   for (const d of ['job/sub', 'proc', 'dev', 'tmp', `${PY_HARNESS_DIR.slice(1)}/tests`]) await mkdir(join(tmp, d), { recursive: true, mode: 0o755 });
   await makeDevices(join(tmp, 'dev'));

@@ -200,6 +200,13 @@ const ATTEMPT_MESSAGES: Record<AttemptFlag, string> = {
   'sandbox.attempt.spawn': 'to start a process',
   'sandbox.attempt.signal': 'to send a signal',
   'sandbox.attempt.network': 'to use the network',
+  'sandbox.attempt.native': 'to run native code',
+};
+/** What the sandbox did about it: the environment it saw is the sandbox's own; native code is past every hook. */
+const ATTEMPT_OUTCOMES: Partial<Record<AttemptFlag, string>> = {
+  'sandbox.attempt.env': "it saw only the sandbox's own environment",
+  'sandbox.attempt.native':
+    'what native code then does is not seen by the hooks (the sandbox still bounds it: no network, no host files, no other process)',
 };
 function noteAttempt(
   code: AttemptFlag,
@@ -213,7 +220,7 @@ function noteAttempt(
     flags.push({
       code,
       severity: 'warning',
-      message: `the submission tried ${ATTEMPT_MESSAGES[code]} at run time (${what}); ${code === 'sandbox.attempt.env' ? "it saw only the sandbox's own environment" : 'the sandbox refused it'}`,
+      message: `the submission tried ${ATTEMPT_MESSAGES[code]} at run time (${what}); ${ATTEMPT_OUTCOMES[code] ?? 'the sandbox refused it'}`,
     });
 }
 const isAttempt = (code: string): code is AttemptFlag => (ATTEMPT_FLAGS as readonly string[]).includes(code);
