@@ -325,10 +325,12 @@ describe.skipIf(!engine.ok)(`a docker cell that dies${engine.ok ? '' : ` (skippe
     const lost = await waiting;
     const after = await grade(sb, honest);
     // Its test is charged as a one-job container's would be when killed under it; the batch goes on in a new cell.
-    expect([first, statuses(lost), eventKinds(lost), observation(after)]).toEqual([
+    // (Its file write may or may not have been reported as an attempt before the kill: only the rest is compared.)
+    const kinds = eventKinds(lost).filter((k) => k !== 'attempt');
+    expect([first, statuses(lost), kinds, observation(after)]).toEqual([
       { ok: true },
       { [TEST]: 'error' },
-      [],
+      ['incomplete'],
       { ok: true },
     ]);
     expect((await cellContainers()).includes(victim as string)).toBe(false);

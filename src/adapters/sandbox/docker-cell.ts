@@ -114,7 +114,12 @@ async function startCell(config: Docker.ContainerCreateOptions, live: Set<string
   };
   const read = createRecordReader({
     onReady: () => ready.resolve(),
-    onExit: (e) => cell.job?.exited(e),
+    // Detached at once: the records after 'x' in the same chunk (the next harness's hello) are not this job's.
+    onExit: (e) => {
+      const job = cell.job;
+      cell.job = null;
+      job?.exited(e);
+    },
     onClean: (k) => clean.resolve(k),
     onOutput: (which, b) => cell.job?.out.push(which, b),
   });
