@@ -48,7 +48,13 @@ export default tseslint.config(
   },
   {
     // The in-sandbox harness: CommonJS run by Node inside the job.
-    files: ['sandbox/harness/**/*.cjs', 'scripts/**/*.cjs', 'tests/integration/realm-walk*.cjs', 'tests/fakes/*.cjs'],
+    files: [
+      'sandbox/harness/**/*.cjs',
+      'sandbox/cell/*.cjs',
+      'scripts/**/*.cjs',
+      'tests/integration/realm-walk*.cjs',
+      'tests/fakes/*.cjs',
+    ],
     // ses's lockdown() defines harden, lockdown and Compartment on the global object.
     languageOptions: {
       sourceType: 'commonjs',

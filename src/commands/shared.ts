@@ -99,6 +99,7 @@ export async function withSandbox<T>(
 ): Promise<T> {
   const sandbox = await openSandbox(choice, HARNESS_DIR, {
     dockerPool: config.sandbox.docker_pool,
+    dockerCell: config.sandbox.docker_cell,
     pythonForkServer: config.sandbox.python_fork_server,
     ...(signal ? { signal } : {}),
   });

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { JudgeSpecSchema } from './judge.js';
 
 /** The service/CLI configuration file (YAML), validated once at the edge with .strict(). */
+/** Jobs one Docker container serves in turn by default (`sandbox.docker_cell`; docs/sandboxes.md "Docker cells"). */
+export const DOCKER_CELL_JOBS = 16;
+
 export const ConfigSchema = z
   .object({
     /** The judge chain; a rubric's own `judges` or CLI --judge-* flags take precedence. */
@@ -65,13 +68,16 @@ export const ConfigSchema = z
       .prefault({}),
     /**
      * Sandbox tuning. `docker_pool`: Docker containers started ahead per limit set, each waiting for its one job
-     * (EVIGRADE_DOCKER_POOL); 0 starts one per job. `python_fork_server` (EVIGRADE_PYTHON_FORK_SERVER=0 turns it
+     * (EVIGRADE_DOCKER_POOL); 0 starts one per job. `docker_cell` (EVIGRADE_DOCKER_CELL): jobs one Docker container
+     * serves in turn, each cleaned away before the next (docs/sandboxes.md "Docker cells"); 1 is a container per job,
+     * where `docker_pool` applies. `python_fork_server` (EVIGRADE_PYTHON_FORK_SERVER=0 turns it
      * off; on by default): Python jobs forked from a test process that imported pytest once, each into its own sandbox
      * (bwrap only; other backends start each job afresh, docs/python-harness.md "Fork server").
      */
     sandbox: z
       .object({
         docker_pool: z.number().int().min(0).max(32).default(2),
+        docker_cell: z.number().int().min(1).max(256).default(DOCKER_CELL_JOBS),
         python_fork_server: z.boolean().default(true),
       })
       .strict()

@@ -18,7 +18,7 @@ const ours = (): Promise<string[]> => withLabel(`evigrade.owner=${process.pid}`)
 
 describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
   it('removes containers a dead grader left behind when a sandbox opens, and its own when it closes', async () => {
-    (await openSandbox('docker', HARNESS_DIR)).close(); // builds the image if needed
+    (await openSandbox('docker', HARNESS_DIR, { dockerCell: 1 })).close(); // builds the image if needed
     const images = await (await dockerEngine()).listImages({ filters: { reference: ['evigrade-sandbox'] } });
     const tag = images[0]?.RepoTags?.[0] as string;
     const orphan = await (
@@ -30,7 +30,7 @@ describe.skipIf(!engine.ok)(`docker backend lifecycle${engine.ok ? '' : ` (skipp
       HostConfig: { NetworkMode: 'none' },
     });
     expect(await withLabel('evigrade.sandbox')).toContain(orphan.id);
-    const sb = await openSandbox('docker', HARNESS_DIR);
+    const sb = await openSandbox('docker', HARNESS_DIR, { dockerCell: 1 });
     expect(await withLabel('evigrade.sandbox')).not.toContain(orphan.id);
     const rubric = inlineRubric({
       'x.test.js': "const { f } = require('./solution'); test('f', () => expect(f()).toBe(1));",
@@ -122,7 +122,7 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
       },
       limits: LimitsSchema.parse({}),
     });
-    const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2 });
+    const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2, dockerCell: 1 });
     try {
       const hosts: string[] = [];
       for (const n of [1, 2]) {
@@ -175,7 +175,7 @@ describe.skipIf(!engine.ok)(`docker containers started ahead${engine.ok ? '' : `
       limits: LimitsSchema.parse({}),
     };
     const waitingAfter = async (announce: number | null): Promise<number> => {
-      const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2 });
+      const sb = await openSandbox('docker', HARNESS_DIR, { dockerPool: 2, dockerCell: 1 });
       try {
         if (announce !== null) sb.expect?.(announce);
         for (let i = 0; i < 3; i++) expect((await sb.run(job)).frames.map((f) => f.type)).toContain('done');

@@ -147,10 +147,11 @@ return {'hf': 'HF_TOKEN' in seen, 'looked': len(seen) > 0}`;
       const obs = observation(await grade({ ...probe(body), 'other.js': '// mine' })) as Record<string, unknown>;
       for (const t of targets) expect([t, obs[t]]).not.toEqual([t, 'READ']);
       expect(obs.hostname).not.toBe(hostname());
-      // Docker adds its own /.dockerenv, /etc (hostname, hosts, resolv.conf) and /sys; none holds a host file.
+      // Docker adds its own /.dockerenv, /etc (hostname, hosts, resolv.conf) and /sys, and a cell (Docker's default) the
+      // engine's docker-init at /sbin/docker-init (read-only); none holds a host secret.
       expect(obs.root).toEqual(
         b.id === 'docker'
-          ? ['.dockerenv', 'dev', 'etc', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'sys', 'tmp', 'usr']
+          ? ['.dockerenv', 'dev', 'etc', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'sbin', 'sys', 'tmp', 'usr']
           : ['dev', 'evigrade', 'job', 'lib', 'lib64', 'proc', 'tmp', 'usr'],
       );
       expect(obs.sub).toEqual(['other.js', 'solution.js']);

@@ -125,11 +125,15 @@ describe('flags and configuration', () => {
       await sandbox({}),
       await sandbox({ EVIGRADE_PYTHON_FORK_SERVER: '1', EVIGRADE_DOCKER_POOL: '3' }),
       await sandbox({ EVIGRADE_PYTHON_FORK_SERVER: '0' }),
+      await sandbox({ EVIGRADE_DOCKER_CELL: '1' }),
     ]).toEqual([
-      { docker_pool: 2, python_fork_server: true },
-      { docker_pool: 3, python_fork_server: true },
-      { docker_pool: 2, python_fork_server: false },
+      { docker_pool: 2, docker_cell: 16, python_fork_server: true },
+      { docker_pool: 3, docker_cell: 16, python_fork_server: true },
+      { docker_pool: 2, docker_cell: 16, python_fork_server: false },
+      { docker_pool: 2, docker_cell: 1, python_fork_server: true },
     ]);
+    const cell = await loadConfig(null, { EVIGRADE_DOCKER_CELL: '0' }).catch((e: EvigradeError) => [e.code, e.message]);
+    expect(cell).toEqual(['CONFIG_INVALID', 'EVIGRADE_DOCKER_CELL: expected a whole number from 1 to 256, got "0"']);
     const bad = await loadConfig(null, { EVIGRADE_PYTHON_FORK_SERVER: 'yes' }).catch((e: EvigradeError) => [
       e.code,
       e.message,

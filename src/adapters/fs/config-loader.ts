@@ -59,6 +59,15 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
       );
     config.sandbox = { ...config.sandbox, docker_pool: pool.data };
   }
+  if (env.EVIGRADE_DOCKER_CELL !== undefined) {
+    const cell = ConfigSchema.shape.sandbox.unwrap().shape.docker_cell.safeParse(Number(env.EVIGRADE_DOCKER_CELL));
+    if (!cell.success || env.EVIGRADE_DOCKER_CELL.trim() === '')
+      throw new EvigradeError(
+        'CONFIG_INVALID',
+        `EVIGRADE_DOCKER_CELL: expected a whole number from 1 to 256, got "${env.EVIGRADE_DOCKER_CELL}"`,
+      );
+    config.sandbox = { ...config.sandbox, docker_cell: cell.data };
+  }
   if (env.EVIGRADE_PYTHON_FORK_SERVER !== undefined) {
     if (!['0', '1'].includes(env.EVIGRADE_PYTHON_FORK_SERVER))
       throw new EvigradeError(

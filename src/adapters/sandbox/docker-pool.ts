@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type Docker from 'dockerode';
 import { EvigradeError } from '../../domain/errors.js';
 import { sha256 } from '../../util/hash.js';
@@ -74,10 +75,12 @@ function collect(stream: NodeJS.ReadWriteStream, c: Docker.Container, key: strin
   c.modem.demuxStream(stream, stdout, stderr);
   stdout.on('data', (b: Buffer) => keep('stdout', b));
   let pending = '';
+  // A chunk may end inside a UTF-8 sequence: decoded chunk by chunk, a frame split there would fail its HMAC.
+  const utf8 = new StringDecoder('utf8');
   // Frames travel on stderr (Docker passes no extra fd), each on a line of its own.
   stderr.on('data', (b: Buffer) => {
     if (out.limit) return;
-    pending += b.toString('utf8');
+    pending += utf8.write(b);
     let nl: number;
     while ((nl = pending.indexOf('\n')) >= 0) {
       const line = pending.slice(0, nl);

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { EvigradeError } from '../../domain/errors.js';
 import { sha256 } from '../../util/hash.js';
 import { isAlive } from '../../util/pid.js';
 import { createPidsCgroup } from './cgroup.js';
-import { SANDBOX_ROOT } from './rootfs.js';
+import { exists, place, SANDBOX_NODE, SANDBOX_ROOT, sharedLibraries } from './rootfs.js';
 import type { SandboxJob } from '../../domain/sandbox.js';
 import { JOB_ENV, type Availability, type BackendDef } from './types.js';
 
@@ -27,7 +28,10 @@ export const dockerDef: BackendDef = {
       "a job's container is made by dockerd, in namespaces only a host process with CAP_SYS_ADMIN could join, and Docker's seccomp profile refuses setns inside it; containers are already started ahead, one per job",
   },
   description:
-    'Docker: a fresh container per job from a locally imported image (node + harness only), started ahead and used once; never privileged, network none, ' +
+    'Docker: containers from a locally imported image (node + harness only), each serving up to sandbox.docker_cell jobs in turn (a root runner with ' +
+    'SETUID/SETGID/KILL kills every process, empties /tmp and /job/sub and proves them back to their first state between jobs; each job in memory and ' +
+    'pids cgroups of its own with its exact limits), or one job each with docker_cell 1; never privileged, network none, SysV IPC, POSIX queues and ' +
+    'TIME_WAIT off, ' +
     'all capabilities dropped (the harness, before any student code, writes the submission\'s files into a root-owned tmpfs from its payload and drops ' +
     'to uid 65534, which clears the two it started with), no-new-privileges, read-only root, size-capped /tmp tmpfs, no /dev/shm (IpcMode none), memory = ' +
     'swap limit, pids (refused forks recorded in a pids cgroup of the grader\'s, as on the other backends), CPU and ulimits (nofile, fsize, core); results ' +
@@ -52,13 +56,41 @@ export async function dockerAvailable(): Promise<Availability> {
   }
 }
 
+/** The runner of a Docker cell (docker-cell.ts), in every image; its source sits beside the harness's directory. */
+export const CELL_RUNNER = '/evigrade/cell.cjs';
+const cellRunnerSource = (harnessDir: string): string => join(harnessDir, '..', 'cell', 'runner.cjs');
+
+/**
+ * What an image holds beyond its job root: the cell runner, and for a root without node (Python's), node and the
+ * libraries it needs that the root lacks. Kept out of the process backends' roots, which never run the runner.
+ */
+async function imageExtras(rootfs: string, harnessDir: string, runnerHash: string): Promise<{ dir: string; files: string[] }> {
+  const dir = `${rootfs}-docker-${runnerHash.slice(0, 12)}`;
+  const files = [CELL_RUNNER];
+  if (!(await exists(join(rootfs, SANDBOX_NODE)))) {
+    files.push(SANDBOX_NODE);
+    for (const lib of await sharedLibraries(process.execPath)) if (!(await exists(join(rootfs, lib)))) files.push(lib);
+  }
+  // Files only, no directory entries: the engine refuses an archive naming a path twice, and the root has their folders.
+  const listed = files.map((f) => `.${f}`);
+  if (await exists(dir)) return { dir, files: listed };
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true, mode: 0o755 });
+  for (const f of files) await place(f === CELL_RUNNER ? cellRunnerSource(harnessDir) : f === SANDBOX_NODE ? process.execPath : f, join(tmp, f), 0o644);
+  await rename(tmp, dir).catch(() => rm(tmp, { recursive: true, force: true }));
+  return { dir, files: listed };
+}
+
 /** Imports the job root file system as an image tagged by its content hash (no registry involved). */
 export async function ensureImage(rootfs: string, harnessDir: string): Promise<string> {
-  const tag = `evigrade-sandbox:${sha256((await readFile(`${harnessDir}/harness.cjs`)).toString('base64') + rootfs.split('rootfs-')[1]).slice(0, 16)}`;
+  const runner = sha256(await readFile(cellRunnerSource(harnessDir)));
+  const tag = `evigrade-sandbox:${sha256((await readFile(`${harnessDir}/harness.cjs`)).toString('base64') + rootfs.split('rootfs-')[1] + runner).slice(0, 16)}`;
   const docker = await engine();
   const images = await docker.listImages({ filters: { reference: [tag] } });
   if (images.length > 0) return tag;
-  const tar = spawn('tar', ['-C', rootfs, '-c', '.'], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
+  const extras = await imageExtras(rootfs, harnessDir, runner);
+  const tar = spawn('tar', ['-C', rootfs, '-c', '.', '-C', extras.dir, '--no-recursion', ...extras.files], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
   const [repo, version] = tag.split(':') as [string, string];
   const out = await docker.importImage(tar.stdout as Readable, { repo, tag: version });
   await new Promise<void>((resolve, reject) => docker.modem.followProgress(out, (err: Error | null) => (err ? reject(err) : resolve())));
@@ -102,6 +134,10 @@ export function containerConfig(image: string, job: SandboxJob, program: readonl
       NetworkMode: 'none', Privileged: false, CapDrop: ['ALL'], CapAdd: ['SETUID', 'SETGID'], SecurityOpt: ['no-new-privileges'], ReadonlyRootfs: true,
       // No /dev/shm (Docker's is a writable 64 MB tmpfs outside the /tmp cap); /dev itself is root's, read-only to the job.
       IpcMode: 'none',
+      // Kernel objects a process leaves behind when it dies, switched off in the container's own IPC and network
+      // namespaces: SysV shared memory, message queues and semaphores, POSIX message queues (/dev/mqueue was writable,
+      // outside the /tmp cap), and TCP sockets lingering in TIME_WAIT (a port the next job in a cell could not bind).
+      Sysctls: { 'kernel.shmmni': '0', 'kernel.msgmni': '0', 'kernel.sem': '0 0 0 0', 'fs.mqueue.queues_max': '0', 'net.ipv4.tcp_max_tw_buckets': '0' },
       // The submission's files: root's, read-only to the job; room for max_bytes plus a page per file and directory.
       Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${l.tmp_kb}k,mode=1777`, [SANDBOX_ROOT]: `rw,nosuid,nodev,noexec,size=${subKb(l)}k,mode=0755` },
       Memory: l.memory_mb * MB, MemorySwap: l.memory_mb * MB, PidsLimit: l.pids, NanoCpus: 1_000_000_000,

@@ -1,15 +1,17 @@
 import { SANDBOX_CHOICES } from '../../domain/choices.js';
+import { DOCKER_CELL_JOBS } from '../../domain/config.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvigradeError, isEvigradeError } from '../../domain/errors.js';
 
 import { bwrap } from './bwrap.js';
 import { cacheDir } from '../../runtime/cache.js';
-import { sweepStaleCgroups } from './cgroup.js';
+import { cgroupVersion, sweepStaleCgroups } from './cgroup.js';
 import { makeWorkDir, sweepStaleWorkDirs, workParent } from './work-dirs.js';
 import { PYTHON_PROGRAM, programOf, runInSandbox } from './process-runner.js';
 import { dockerDef, dockerError, ensureImage, jobCgroupParent, sweepDocker, type HostFile } from './docker.js';
 import { createDockerRunner } from './docker-pool.js';
+import { createCellRunner } from './docker-cell.js';
 import { createPythonForks } from './python-forks.js';
 import { ensurePythonRootfs } from './python-rootfs.js';
 import { ensureRootfs, SANDBOX_HARNESS, SANDBOX_HARNESS_DIR } from './rootfs.js';
@@ -68,6 +70,8 @@ export async function chooseBackend(choice: SandboxChoice): Promise<BackendDef> 
 export interface SandboxOptions {
   /** Docker: containers started ahead of need per limit set (each serves one job only); 0 starts one per job. */
   readonly dockerPool?: number;
+  /** Docker: jobs one container (a cell) serves in turn (docker-cell.ts; default DOCKER_CELL_JOBS); 1: a container per job. */
+  readonly dockerCell?: number;
   /** Aborted on Ctrl-C or shutdown: the sandbox kills every job it runs (their runs reject). */
   readonly signal?: AbortSignal;
   /** Python jobs forked from a pre-imported test process (sandbox.python_fork_server), where the backend allows it. */
@@ -90,7 +94,7 @@ export async function openSandbox(choice: SandboxChoice, harnessDir: string, opt
   // cache directory: made once, kept between runs (python-rootfs.ts).
   const rootfs = (runtime: Runtime): Promise<string> =>
     runtime === 'node' ? Promise.resolve(node) : (python ??= ensurePythonRootfs(cacheDir('python'), harnessDir));
-  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, opts.dockerPool ?? 2, opts.signal);
+  if (backend.id === 'docker') return openDocker(rootfs, harnessDir, cleanup, { pool: opts.dockerPool ?? 2, cell: opts.dockerCell ?? DOCKER_CELL_JOBS }, opts.signal);
   const pythonForks = opts.pythonForkServer && backend.pythonForks.ok ? createPythonForks(() => rootfs('python')) : undefined;
   return {
     backend,
@@ -120,7 +124,7 @@ async function dockerProgram(job: SandboxJob, rootfs: (runtime: Runtime) => Prom
 }
 
 /** Docker: the same root file system as an image; containers started ahead, each used once (docker-pool.ts). */
-async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harnessDir: string, cleanup: () => void, pool: number, signal?: AbortSignal): Promise<Sandbox> {
+async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harnessDir: string, cleanup: () => void, sizes: { pool: number; cell: number }, signal?: AbortSignal): Promise<Sandbox> {
   await sweepDocker().catch(() => 0);
   const images = new Map<Runtime, Promise<string>>();
   const imageFor = (runtime: Runtime): Promise<string> => {
@@ -131,7 +135,11 @@ async function openDocker(rootfs: (runtime: Runtime) => Promise<string>, harness
     throw dockerError(e);
   });
   const cgroupParent = await jobCgroupParent().catch(() => null);
-  const runner = createDockerRunner(imageFor, { pool, cgroupParent, ...(signal ? { signal } : {}) });
+  // Cells hold each job's limits in cgroups of the grader's own: without writable cgroups, a container per job.
+  const cells = sizes.cell > 1 && (await cgroupVersion()) !== null;
+  const runner = cells
+    ? createCellRunner(imageFor, { perCell: sizes.cell, cgroupParent, ...(signal ? { signal } : {}) })
+    : createDockerRunner(imageFor, { pool: sizes.pool, cgroupParent, ...(signal ? { signal } : {}) });
   return {
     backend: dockerDef,
     expect: (jobs) => runner.expect(jobs),
