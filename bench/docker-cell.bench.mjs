@@ -7,7 +7,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandCpu, medianRun, table } from './cpu.mjs';
+import { commandCpu, medianRun, summary, table } from './cpu.mjs';
 import { engineCpu } from './engine-cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,4 +136,14 @@ console.log(
 console.log(
   `\nload average (1 min) at each round: ${results.map((r) => `${r.n}: ${r.loads.map((l) => l.toFixed(1)).join(', ')}`).join('; ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
+// One line per class for `npm run bench`'s table: both Docker modes over bwrap, measured in the same rounds.
+for (const r of results) {
+  const over = (d) =>
+    `wall +${((d.wall - r.bwrap.wall) / r.n).toFixed(0)} ms, CPU +${((d.cpu - r.bwrap.cpu) / r.n).toFixed(0)} ms`;
+  summary(
+    `Docker over bwrap per job, class of ${r.n} \`say\` run as a whole (engine CPU counted)`,
+    `cells: ${over(r.cell)}`,
+    `a container per job: ${over(r.perJob)}; target ≤ 150 ms`,
+  );
+}
 rmSync(work, { recursive: true, force: true });
