@@ -148,12 +148,18 @@ def found():
         if int(fd) not in OWN_FDS and path.startswith('/') and path != '/dev/null' and not path.startswith('/proc/'):
             seen.append('fd %s %s' % (fd, path))
     # Every process of this job's pid namespace: its init, bwrap's holder, the test process, this one and the
-    # grandchild it started, nothing older (a submission's process forked ahead is not named student.py).
+    # grandchild it started, nothing older (a submission's process forked ahead is not named student.py). What an
+    # earlier student left would run as the job's user: a process of another user is the sandbox's own (a Docker
+    # cell's docker-init and runner, root's).
     for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
         try:
             with open('/proc/%s/cmdline' % pid, 'rb') as f:
                 cmd = f.read()
-        except OSError:
+            with open('/proc/%s/status' % pid) as f:
+                uid = int(next(line for line in f if line.startswith('Uid:')).split()[1])
+        except (OSError, StopIteration, ValueError):
+            continue
+        if uid != os.getuid():
             continue
         if int(pid) not in [1, os.getpid(), os.getppid()] + DAEMON and not cmd.startswith(b'/evigrade/hold\\0'):
             seen.append('process %s %r' % (pid, cmd[:80]))
