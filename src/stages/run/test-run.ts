@@ -206,7 +206,7 @@ const ATTEMPT_MESSAGES: Record<AttemptFlag, string> = {
 const ATTEMPT_OUTCOMES: Partial<Record<AttemptFlag, string>> = {
   'sandbox.attempt.env': "it saw only the sandbox's own environment",
   'sandbox.attempt.native':
-    'what native code then does is not seen by the hooks (the sandbox still bounds it: no network, no host files, no other process)',
+    'what native code then does is not seen by the hooks (the sandbox still bounds it: no network, no host files)',
 };
 function noteAttempt(
   code: AttemptFlag,
