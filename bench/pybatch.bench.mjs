@@ -78,8 +78,10 @@ const grade =
 const FORK = process.env.BENCH_FORK !== '0' && SANDBOX === 'bwrap';
 const UNFORKED = process.env.BENCH_FORK !== 'only' || !FORK;
 const builds = [
-  ...(UNFORKED ? [['this build', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
-  ...(FORK ? [['this build, fork server', grade(BIN, 'cache-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]] : []),
+  ...(UNFORKED ? [['this build, fork server off', grade(BIN, 'cache', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
+  ...(FORK
+    ? [['this build (default: fork server)', grade(BIN, 'cache-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]]
+    : []),
   ...(BASE && UNFORKED ? [['base build', grade(BASE, 'cache-base', { EVIGRADE_PYTHON_FORK_SERVER: '0' })]] : []),
   ...(BASE && FORK
     ? [['base build, fork server', grade(BASE, 'cache-base-fork', { EVIGRADE_PYTHON_FORK_SERVER: '1' })]]
@@ -153,8 +155,8 @@ try {
     `\nCPU from ${CPU_SOURCE}; ${CORES} cores, node ${process.version}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   for (const [name, label] of [
-    ['this build', ''],
-    ['this build, fork server', ', fork server'],
+    ['this build, fork server off', ', fork server off (as unshare and Docker run)'],
+    ['this build (default: fork server)', ' (the default: fork server)'],
   ]) {
     const mine = runs.get(name);
     if (!mine) continue;
