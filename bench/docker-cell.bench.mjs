@@ -138,8 +138,8 @@ console.log(
 );
 // One line per class for `npm run bench`'s table: both Docker modes over bwrap, measured in the same rounds.
 for (const r of results) {
-  const over = (d) =>
-    `wall +${((d.wall - r.bwrap.wall) / r.n).toFixed(0)} ms, CPU +${((d.cpu - r.bwrap.cpu) / r.n).toFixed(0)} ms`;
+  const signed = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)} ms`;
+  const over = (d) => `wall ${signed((d.wall - r.bwrap.wall) / r.n)}, CPU ${signed((d.cpu - r.bwrap.cpu) / r.n)}`;
   summary(
     `Docker over bwrap per job, class of ${r.n} \`say\` run as a whole (engine CPU counted)`,
     `cells: ${over(r.cell)}`,
