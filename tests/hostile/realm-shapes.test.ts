@@ -291,7 +291,9 @@ const HONEST_TESTS = [
   `test('frozen value class', () => { expect(s.imm(1).with(2)).toEqual(s.imm(2)); expect(s.imm(1).with(2)).toHaveProperty('value', 2); });`,
   `test('frozen value class, wrong', () => { expect(s.imm(1)).toMatchObject({ value: 2 }); });`,
   `test('defineProperties', () => { expect(s.defProps()).toEqual({ a: 1, b: 2 }); expect(s.defProps()).toHaveProperty('hidden', 3); expect(s.defProps()).toStrictEqual({ a: 1, b: 2 }); });`,
-  `test('long list', () => { expect(s.chain(1200)).toStrictEqual(s.chain(1200)); expect(s.chain(3000)).toEqual(s.chain(3000)); });`,
+  // 1,500, not 3,000: plain Jest's own recursion overflowed the stack at 3,000 when its frames were not yet optimized
+  // (a loaded machine), so the reference verdict itself changed with load.
+  `test('long list', () => { expect(s.chain(1200)).toStrictEqual(s.chain(1200)); expect(s.chain(1500)).toEqual(s.chain(1500)); });`,
   `test('long list of getters', () => { expect(s.gchain(1200)).toEqual(s.gchain(1200)); expect(s.gchain(1200)).toHaveProperty('next.next.value', 3); });`,
   `test('long list of getters, wrong', () => { expect(s.gchain(3)).toMatchObject({ value: 1, next: { value: 2, next: { value: 4 } } }); });`,
   `test('long list in a call', () => { const f = jest.fn(); f(s.chain(1500)); expect(f).toHaveBeenCalledWith(s.chain(1500)); });`,
