@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CPU_SOURCE, MACHINE_STARTUP_ENV, commandCpu as cpuOf, medianOf, medianRun, summary, table } from './cpu.mjs';
-import { engineCpu } from './engine-cpu.mjs';
+import { DOCKER_HEADS, dockerRow, engineCpu, signedMs } from './engine-cpu.mjs';
 import { jestArgs } from './jest-peer.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -299,35 +299,16 @@ try {
   );
   console.log(table(['per submission', 'CPU', 'wall', 'CPU vs floor', 'CPU vs jest'], rows));
   if (docker && !docker.error) {
-    const drow = (label, d) => [
-      label,
-      ms(d.cpu / N),
-      d.engine === undefined ? '—' : ms(d.own / N),
-      d.engine === undefined ? '—' : ms(d.engine / N),
-      ms(d.wall / N),
-      d === docker.bwrap ? '—' : `+${ms((d.wall - docker.bwrap.wall) / N)}`,
-      d === docker.bwrap ? '—' : `+${ms((d.cpu - docker.bwrap.cpu) / N)}`,
-    ];
+    const drow = (label, d) => dockerRow(label, d, docker.bwrap, N);
     console.log(
       `\nDocker beside bwrap, class of ${N} run as a whole, interleaved (median of ${Math.max(1, Math.min(3, RUNS))}):\n`,
     );
     console.log(
-      table(
-        [
-          'per job',
-          'CPU, all of it',
-          "command's cgroup",
-          'containers + engine',
-          'wall',
-          'wall over bwrap',
-          'CPU over bwrap',
-        ],
-        [
-          drow('bwrap', docker.bwrap),
-          drow('docker, this build', docker.docker),
-          ...(docker.base ? [drow(`docker, BENCH_BASE_BIN (${BASE_BIN})`, docker.base)] : []),
-        ],
-      ),
+      table(DOCKER_HEADS, [
+        drow('bwrap', docker.bwrap),
+        drow('docker, this build', docker.docker),
+        ...(docker.base ? [drow(`docker, BENCH_BASE_BIN (${BASE_BIN})`, docker.base)] : []),
+      ]),
     );
   }
   console.log(
@@ -359,7 +340,7 @@ try {
       `direct \`node bin/evigrade.js\` in the same pairs ${per(npx.direct, N)} (${x(npx.direct.cpu / N, floor.cpu)}); npx's own start-up ${ms(npx.npx.cpu - npx.direct.cpu)} a command; target ≤ 1.5× floor`,
     );
   const overBwrap = (d) =>
-    `wall +${ms((d.wall - docker.bwrap.wall) / N)}, CPU +${ms((d.cpu - docker.bwrap.cpu) / N)} (containers and engine: ${per({ cpu: d.engine }, N)} a job)`;
+    `wall ${signedMs((d.wall - docker.bwrap.wall) / N)}, CPU ${signedMs((d.cpu - docker.bwrap.cpu) / N)} (containers and engine: ${per({ cpu: d.engine }, N)} a job)`;
   if (docker?.error) summary(`Docker over bwrap, class of ${N}, per job`, 'not measured', docker.error);
   else if (docker)
     summary(

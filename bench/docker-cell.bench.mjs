@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandCpu, medianRun, summary, table } from './cpu.mjs';
-import { engineCpu } from './engine-cpu.mjs';
+import { DOCKER_HEADS, dockerRow, engineCpu, signedMs } from './engine-cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'evigrade.js');
@@ -96,20 +96,11 @@ async function measure(n, runs) {
   return { n, bwrap: medianRun(b), cell: med(c), perJob: med(p), loads };
 }
 
-const ms = (x) => `${Math.round(x)} ms`;
 const started = performance.now();
 const results = [await measure(N, RUNS), await measure(BIG, 1)];
 const rows = [];
 for (const r of results) {
-  const row = (label, d) => [
-    `class of ${r.n}: ${label}`,
-    ms(d.cpu / r.n),
-    d.engine === undefined ? '—' : ms(d.own / r.n),
-    d.engine === undefined ? '—' : ms(d.engine / r.n),
-    ms(d.wall / r.n),
-    d === r.bwrap ? '—' : `${d.wall >= r.bwrap.wall ? '+' : ''}${ms((d.wall - r.bwrap.wall) / r.n)}`,
-    d === r.bwrap ? '—' : `${d.cpu >= r.bwrap.cpu ? '+' : ''}${ms((d.cpu - r.bwrap.cpu) / r.n)}`,
-  ];
+  const row = (label, d) => dockerRow(`class of ${r.n}: ${label}`, d, r.bwrap, r.n);
   rows.push(
     row('bwrap', r.bwrap),
     row(`docker cells (${CELL} jobs a container)`, r.cell),
@@ -119,27 +110,13 @@ for (const r of results) {
 console.log(
   `Docker beside bwrap per job, the class run as a whole (exercism's say, --no-llm, concurrency ${CORES}; class of ${N}: median of ${RUNS}, class of ${BIG}: 1 run; interleaved bwrap, cells, per-job)\n`,
 );
-console.log(
-  table(
-    [
-      'per job',
-      'CPU, all of it',
-      "command's cgroup",
-      'containers + engine',
-      'wall',
-      'wall over bwrap',
-      'CPU over bwrap',
-    ],
-    rows,
-  ),
-);
+console.log(table(DOCKER_HEADS, rows));
 console.log(
   `\nload average (1 min) at each round: ${results.map((r) => `${r.n}: ${r.loads.map((l) => l.toFixed(1)).join(', ')}`).join('; ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 // One line per class for `npm run bench`'s table: both Docker modes over bwrap, measured in the same rounds.
 for (const r of results) {
-  const signed = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)} ms`;
-  const over = (d) => `wall ${signed((d.wall - r.bwrap.wall) / r.n)}, CPU ${signed((d.cpu - r.bwrap.cpu) / r.n)}`;
+  const over = (d) => `wall ${signedMs((d.wall - r.bwrap.wall) / r.n)}, CPU ${signedMs((d.cpu - r.bwrap.cpu) / r.n)}`;
   summary(
     `Docker over bwrap per job, class of ${r.n} \`say\` run as a whole (engine CPU counted)`,
     `cells: ${over(r.cell)}`,

@@ -138,3 +138,31 @@ export async function engineCpu() {
 }
 
 if (process.argv[2] === '--poll') pollContainers(Number(process.argv[3]));
+
+/** The columns of a "Docker beside bwrap" table (batch.bench.mjs, docker-cell.bench.mjs). */
+export const DOCKER_HEADS = [
+  'per job',
+  'CPU, all of it',
+  "command's cgroup",
+  'containers + engine',
+  'wall',
+  'wall over bwrap',
+  'CPU over bwrap',
+];
+
+/** `v` ms with its sign: a figure under bwrap's prints as −N ms. */
+export const signedMs = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(Math.round(v))} ms`;
+
+/** One row of that table: run `d` of a class of `n` (its `own` and `engine` CPU when Docker's), read against `bwrap`. */
+export function dockerRow(label, d, bwrap, n) {
+  const ms = (x) => `${Math.round(x)} ms`;
+  return [
+    label,
+    ms(d.cpu / n),
+    d.engine === undefined ? '—' : ms(d.own / n),
+    d.engine === undefined ? '—' : ms(d.engine / n),
+    ms(d.wall / n),
+    d === bwrap ? '—' : signedMs((d.wall - bwrap.wall) / n),
+    d === bwrap ? '—' : signedMs((d.cpu - bwrap.cpu) / n),
+  ];
+}
