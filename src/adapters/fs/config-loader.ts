@@ -50,24 +50,10 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     if (!url.success) throw new EvigradeError('CONFIG_INVALID', formatZodIssues('EVIGRADE_QUEUE', url.error.issues));
     config.queue = { ...config.queue, url: url.data };
   }
-  if (env.EVIGRADE_DOCKER_POOL !== undefined) {
-    const pool = ConfigSchema.shape.sandbox.unwrap().shape.docker_pool.safeParse(Number(env.EVIGRADE_DOCKER_POOL));
-    if (!pool.success || env.EVIGRADE_DOCKER_POOL.trim() === '')
-      throw new EvigradeError(
-        'CONFIG_INVALID',
-        `EVIGRADE_DOCKER_POOL: expected a whole number from 0 to 32, got "${env.EVIGRADE_DOCKER_POOL}"`,
-      );
-    config.sandbox = { ...config.sandbox, docker_pool: pool.data };
-  }
-  if (env.EVIGRADE_DOCKER_CELL !== undefined) {
-    const cell = ConfigSchema.shape.sandbox.unwrap().shape.docker_cell.safeParse(Number(env.EVIGRADE_DOCKER_CELL));
-    if (!cell.success || env.EVIGRADE_DOCKER_CELL.trim() === '')
-      throw new EvigradeError(
-        'CONFIG_INVALID',
-        `EVIGRADE_DOCKER_CELL: expected a whole number from 1 to 256, got "${env.EVIGRADE_DOCKER_CELL}"`,
-      );
-    config.sandbox = { ...config.sandbox, docker_cell: cell.data };
-  }
+  const pool = sandboxCount(env, 'EVIGRADE_DOCKER_POOL', 'docker_pool', '0 to 32');
+  if (pool !== undefined) config.sandbox = { ...config.sandbox, docker_pool: pool };
+  const cell = sandboxCount(env, 'EVIGRADE_DOCKER_CELL', 'docker_cell', '1 to 256');
+  if (cell !== undefined) config.sandbox = { ...config.sandbox, docker_cell: cell };
   if (env.EVIGRADE_PYTHON_FORK_SERVER !== undefined) {
     if (!['0', '1'].includes(env.EVIGRADE_PYTHON_FORK_SERVER))
       throw new EvigradeError(
@@ -83,4 +69,19 @@ export async function loadConfig(path: string | null, env: NodeJS.ProcessEnv = p
     .filter(Boolean);
   config.api_keys = [...config.api_keys, ...envKeys];
   return Object.freeze(config);
+}
+
+/** A whole-number sandbox setting from the environment, checked by the config schema's own rule for that key. */
+function sandboxCount(
+  env: NodeJS.ProcessEnv,
+  name: 'EVIGRADE_DOCKER_POOL' | 'EVIGRADE_DOCKER_CELL',
+  key: 'docker_pool' | 'docker_cell',
+  range: string,
+): number | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const n = ConfigSchema.shape.sandbox.unwrap().shape[key].safeParse(Number(raw));
+  if (!n.success || raw.trim() === '')
+    throw new EvigradeError('CONFIG_INVALID', `${name}: expected a whole number from ${range}, got "${raw}"`);
+  return n.data;
 }
